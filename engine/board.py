@@ -1,0 +1,121 @@
+"""The board: laying tiles, legal placements (SW-3.1) and meeple targets (SW-4.2, SW-4.3).
+
+The frontier maps every empty cell next to a placed tile to what its sides
+must match (an edge kind, or None where no tile touches). Legal placements are
+the frontier cells times the rotations whose edges fit, memoised per tile type
+and neighbourhood, so no board-wide search happens.
+"""
+
+from __future__ import annotations
+
+from meeple.engine.geometry import AROUND, STEP, facing_port, opposite
+from meeple.engine.state import GameState, Placed
+from meeple.engine.tiles import TileType
+from meeple.events.model import Spot
+
+
+def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
+    """Put a tile on the board (trusted), uniting realms across every touching edge."""
+    o = tile.orientations[r]
+    realms = state.realms
+    nodes = tuple(
+        realms.add(
+            f.kind, (x, y), f.symbol,
+            0 if f.kind == "planet" else len(f.sides),
+            Spot(x=x, y=y, feature=o.targets[f.index]),
+        )
+        for f in tile.features
+    )
+    placed = Placed(tile, r, nodes)
+    board = state.board
+    frontier = state.frontier
+    board[(x, y)] = placed
+    frontier.pop((x, y), None)
+    for side in range(4):
+        dx, dy = STEP[side]
+        cell = (x + dx, y + dy)
+        other = board.get(cell)
+        if other is None:
+            need = list(frontier.get(cell) or (None, None, None, None))
+            need[opposite(side)] = o.edges[side]
+            frontier[cell] = tuple(need)
+            continue
+        theirs = other.tile.orientations[other.r].ports
+        joined = set()
+        for port in range(side * 3, side * 3 + 3):
+            mine = o.ports[port]
+            their = theirs[facing_port(port)]
+            if mine >= 0 and their >= 0 and (mine, their) not in joined:
+                joined.add((mine, their))
+                realms.connect(nodes[mine], other.nodes[their])
+    state.placements.append((x, y))
+    return placed
+
+
+def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
+    """Every legal (x, y, rotation in degrees) for ``tile`` on this board (SW-3.1)."""
+    fits = tile.fits
+    return [
+        (x, y, r * 90)
+        for (x, y), need in state.frontier.items()
+        for r in fits(need)
+    ]
+
+
+def placeable(state: GameState, tile: TileType) -> bool:
+    """Whether ``tile`` has at least one legal placement (SW-3.2)."""
+    fits = tile.fits
+    return any(fits(need) for need in state.frontier.values())
+
+
+def rotations_at(state: GameState, tile: TileType, x: int, y: int) -> list[int]:
+    """The legal rotations (degrees) of ``tile`` at one empty cell; empty if none fits."""
+    need = state.frontier.get((x, y))
+    if need is None:
+        return []
+    return [r * 90 for r in tile.fits(need)]
+
+
+def planets_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
+    """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3)."""
+    board = state.board
+    found = []
+    for dx, dy in AROUND:
+        other = board.get((x + dx, y + dy))
+        if other is not None and other.tile.planet >= 0:
+            found.append((x + dx, y + dy))
+    return found
+
+
+def neighbours_placed(state: GameState, x: int, y: int) -> int:
+    """How many of the 8 cells around (x, y) hold a tile (SW-6.2, SW-7.2)."""
+    board = state.board
+    return sum((x + dx, y + dy) in board for dx, dy in AROUND)
+
+
+def free_features(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[str]:
+    """Targets on a tile that *would* be placed at (x, y, r) whose realm holds no meeple (SW-4.2).
+
+    Looks across each side at the neighbour's realm instead of laying the tile.
+    """
+    o = tile.orientations[r]
+    board = state.board
+    realms = state.realms
+    free = []
+    for f in tile.features:
+        if f.kind != "planet":
+            taken = False
+            for side in o.feature_sides[f.index]:
+                dx, dy = STEP[side]
+                other = board.get((x + dx, y + dy))
+                if other is None:
+                    continue
+                port = side * 3 + 1
+                their = other.tile.orientations[other.r].ports[facing_port(port)]
+                if their >= 0 and realms.realm(other.nodes[their]).meeples:
+                    taken = True
+                    break
+            if taken:
+                continue
+        free.append(o.targets[f.index])
+    return free

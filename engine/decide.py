@@ -1,0 +1,297 @@
+"""Checking commands against the rules (DESIGN.md: ``decide`` validates and returns events).
+
+``decide(state, command)`` never changes the state. It raises
+``InvalidCommand`` for malformed input and ``IllegalMove`` for what the rules
+forbid, each with the rule id and what would be legal.
+"""
+
+from __future__ import annotations
+
+from meeple.engine.board import (
+    free_features,
+    placements,
+    planets_around,
+    rotations_at,
+)
+from meeple.engine.commands import (
+    Command,
+    DrawTile,
+    PlaceMeeple,
+    PlaceTile,
+    Redo,
+    RollDice,
+    SkipMeeple,
+    Undo,
+)
+from meeple.engine.errors import IllegalMove, InvalidCommand
+from meeple.engine.flow import awaiting
+from meeple.engine.geometry import ROTATIONS, SIDES
+from meeple.engine.state import GameState
+from meeple.engine.targets import parse_target
+from meeple.events.model import (
+    DiceRolled,
+    Event,
+    MeeplePlaced,
+    MeepleSkipped,
+    Redone,
+    Roll,
+    Spot,
+    TileDrawn,
+    TilePlaced,
+    Undone,
+)
+
+_WAITING = {
+    "place": "place the drawn tile",
+    "meeple": "place a meeple or skip",
+    "draw": "enter the drawn tile",
+    "dice": "enter the dice of the battle round",
+    "over": "nothing: the game is over",
+}
+
+_RULE_OF = {"place": "SW-3.1", "meeple": "SW-4.1", "draw": "SW-3.1", "dice": "SW-5.3",
+            "over": "SW-7.1"}
+
+
+def decide(state: GameState, command: Command) -> list[Event]:
+    """The events a command causes, if the rules allow it now.
+
+    :raises InvalidCommand: malformed command.
+    :raises IllegalMove: the rules forbid it (rule id and legal options in the message).
+    """
+    if isinstance(command, Undo):
+        return [_undo(state, command)]
+    if isinstance(command, Redo):
+        return [_redo(state, command)]
+    waiting = awaiting(state)
+    handler, needs = _DISPATCH[type(command)]
+    if waiting != needs:
+        _wrong_phase(state, waiting, needs)
+    return [handler(state, command)]
+
+
+def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
+    if waiting is None:
+        raise IllegalMove("the rules still have consequences to write before anyone acts",
+                          rule="SW-5.1")
+    if needs in ("draw", "dice") and state.digital:
+        what = "draws" if needs == "draw" else "dice"
+        raise IllegalMove(f"{what} come from the seed in a digital game; they are entered by "
+                          "hand only in table mode", rule="SW-5.6")
+    raise IllegalMove(
+        f"not now: the game waits for {state.player} to {_WAITING[waiting]}",
+        rule=_RULE_OF[waiting],
+    )
+
+
+def _place_tile(state: GameState, command: PlaceTile) -> Event:
+    assert state.drawn is not None
+    tile = state.tileset.types[state.drawn]
+    x, y, rotation = command.x, command.y, command.rotation
+    if rotation not in ROTATIONS:
+        raise InvalidCommand(f"rotation {rotation} is not 0, 90, 180 or 270", rule="SW-3.1")
+    if (x, y) in state.board:
+        raise IllegalMove(f"({x}, {y}) already holds tile {state.board[(x, y)].tile.id}",
+                          rule="SW-3.1", legal=_where_legal(state, tile))
+    if (x, y) not in state.frontier:
+        raise IllegalMove(f"({x}, {y}) does not touch a placed tile edge to edge; diagonal "
+                          "contact alone does not count", rule="SW-3.1",
+                          legal=_where_legal(state, tile))
+    legal = rotations_at(state, tile, x, y)
+    if rotation not in legal:
+        if legal:
+            hint = f"legal rotations of {tile.id} at ({x}, {y}): " + ", ".join(map(str, legal))
+        else:
+            hint = f"no rotation of {tile.id} fits at ({x}, {y}); " + _where_legal(state, tile)
+        raise IllegalMove(f"tile {tile.id} turned {rotation} does not match the edges around "
+                          f"({x}, {y})", rule="SW-3.1", legal=hint)
+    return TilePlaced(seq=state.next_seq, player=state.player, tile=tile.id, x=x, y=y,
+                      rotation=rotation)  # type: ignore[arg-type]
+
+
+def _where_legal(state: GameState, tile) -> str:
+    spots = sorted({(x, y) for x, y, _ in placements(state, tile)})
+    shown = ", ".join(f"({x}, {y})" for x, y in spots[:8])
+    more = f" and {len(spots) - 8} more" if len(spots) > 8 else ""
+    return f"{tile.id} fits at {shown}{more} (see `meeple moves`)"
+
+
+def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int] | None]:
+    """Where a (canonical, already checked) target puts the meeple, and the attacked cell."""
+    x, y = state.placed_at  # type: ignore[misc]
+    kind, _, cell = parse_target(target)
+    if cell is not None and cell != (x, y):
+        return Spot(x=cell[0], y=cell[1], feature="planet"), cell
+    return Spot(x=x, y=y, feature=target if cell is None else "planet"), None
+
+
+def legal_targets(state: GameState) -> list[str]:
+    """SW-4.2 / SW-4.3: the targets a meeple may take after the tile just placed."""
+    x, y = state.placed_at  # type: ignore[misc]
+    placed = state.board[(x, y)]
+    targets = []
+    realms = state.realms
+    o = placed.tile.orientations[placed.r]
+    for f in placed.tile.features:
+        if not realms.realm(placed.nodes[f.index]).meeples:
+            targets.append(o.targets[f.index])
+    targets.extend(f"planet@{px},{py}" for px, py in planets_around(state, x, y))
+    return targets
+
+
+def targets_for(state: GameState, tile, x: int, y: int, rotation: int) -> list[str]:
+    """The targets a placement of ``tile`` at (x, y, rotation) would allow (for `moves`)."""
+    free = free_features(state, tile, x, y, rotation // 90)
+    free.extend(f"planet@{px},{py}" for px, py in planets_around(state, x, y))
+    return free
+
+
+def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
+    colour = state.player
+    small, large = state.reserve[colour]
+    if command.large and not large:
+        raise IllegalMove(f"{colour} has no large meeple in reserve", rule="SW-4.4",
+                          legal=f"{small} small left" if small else "none left: skip")
+    if not command.large and not small:
+        raise IllegalMove(f"{colour} has no small meeple in reserve", rule="SW-4.4",
+                          legal="the large one is left: add --large" if large
+                          else "none left: skip")
+    kind, side, cell = parse_target(command.target)
+    x, y = state.placed_at  # type: ignore[misc]
+    placed = state.board[(x, y)]
+    o = placed.tile.orientations[placed.r]
+    legal = legal_targets(state)
+    hint = "legal targets: " + (", ".join(legal) if legal else "none: skip")
+    if kind == "planet" and cell is not None and cell != (x, y):
+        if cell not in planets_around(state, x, y):
+            raise IllegalMove(f"there is no planet at ({cell[0]}, {cell[1]}) among the 8 tiles "
+                              f"around ({x}, {y})", rule="SW-4.3", legal=hint)
+        return MeeplePlaced(seq=state.next_seq, player=colour,
+                            target=f"planet@{cell[0]},{cell[1]}", large=command.large)
+    if kind == "planet":
+        if placed.tile.planet < 0:
+            raise IllegalMove(f"tile {placed.tile.id} has no planet", rule="SW-4.2", legal=hint)
+        index = placed.tile.planet
+    else:
+        index = next(
+            (f.index for f in placed.tile.features
+             if f.kind == kind and side in o.feature_sides[f.index]),
+            -1,
+        )
+        if index < 0:
+            raise IllegalMove(f"tile {placed.tile.id} as placed has no {kind} on its "
+                              f"{SIDES[side]} edge", rule="SW-4.2", legal=hint)  # type: ignore[index]
+    realm = state.realms.realm(placed.nodes[index])
+    if realm.meeples:
+        holders = ", ".join(sorted({c for c, _, _ in realm.meeples}))
+        raise IllegalMove(f"that {kind} is already held by {holders}; a realm with any meeple "
+                          "takes no other", rule="SW-4.2", legal=hint)
+    return MeeplePlaced(seq=state.next_seq, player=colour, target=o.targets[index],
+                        large=command.large)
+
+
+def _skip(state: GameState, command: SkipMeeple) -> Event:
+    return MeepleSkipped(seq=state.next_seq, player=state.player)
+
+
+def _draw(state: GameState, command: DrawTile) -> Event:
+    tile = command.tile
+    if tile not in state.tileset.types:
+        known = ", ".join(sorted(state.tileset.types))
+        raise InvalidCommand(f"there is no tile {tile!r} in the tile set {state.tileset.name}",
+                             rule="SW-1.1", legal=f"tile ids: {known} (see `meeple tiles`)")
+    if not state.remaining[tile]:
+        left = ", ".join(f"{t}" for t, n in sorted(state.remaining.items()) if n)
+        raise IllegalMove(f"no tile {tile} is left to draw: all "
+                          f"{state.tileset.types[tile].count} are out", rule="SW-1.1",
+                          legal=f"tiles left: {left}")
+    return TileDrawn(seq=state.next_seq, player=state.player, tile=tile)
+
+
+def _roll(state: GameState, command: RollDice) -> Event:
+    battle = state.battle
+    assert battle is not None
+    given: dict[str, tuple[int, ...]] = {}
+    for who, values in command.rolls.items():
+        side = state.side_of.get(who, who)
+        if side not in battle.dice:
+            raise InvalidCommand(f"{who!r} is not in this battle", rule="SW-5.3",
+                                 legal="sides rolling: " + _dice_wanted(battle))
+        if side in given:
+            raise InvalidCommand(f"dice for {side} given twice", rule="SW-5.3")
+        if side not in battle.active:
+            raise IllegalMove(f"{side} has left this battle", rule="SW-5.3",
+                              legal="sides rolling: " + _dice_wanted(battle))
+        if any(not 1 <= v <= 6 for v in values):
+            raise InvalidCommand(f"dice of {side} must be 1 to 6, got "
+                                 + ",".join(map(str, values)), rule="SW-5.3")
+        if len(values) != battle.dice[side]:
+            raise IllegalMove(f"{side} rolls {battle.dice[side]} dice in this battle, got "
+                              f"{len(values)}", rule="SW-5.2", legal="sides rolling: "
+                              + _dice_wanted(battle))
+        given[side] = tuple(values)
+    missing = [s for s in battle.active if s not in given]
+    if missing:
+        raise InvalidCommand("no dice given for " + ", ".join(missing), rule="SW-5.3",
+                             legal="sides rolling: " + _dice_wanted(battle))
+    return DiceRolled(seq=state.next_seq,
+                      rolls=tuple(Roll(side=s, values=given[s]) for s in battle.active))
+
+
+def _dice_wanted(battle) -> str:
+    return ", ".join(f"{s}={battle.dice[s]} dice" for s in battle.active)
+
+
+def undoable(state: GameState) -> int:
+    """How many steps the game's undo policy lets be taken back now."""
+    policy = state.setup.options.undo
+    steps = state.steps[1:]
+    if policy == "none" or state.phase == "over" and policy != "any":
+        return 0
+    if policy == "any":
+        return len(steps)
+    count = 0
+    for step in reversed(steps):
+        if step.chance or step.turn != state.turn:
+            break
+        count += 1
+    return count
+
+
+def _undo(state: GameState, command: Undo) -> Event:
+    policy = state.setup.options.undo
+    if command.steps < 1:
+        raise InvalidCommand("undo takes at least 1 step", rule="undo")
+    if policy == "none":
+        raise IllegalMove("this game was started with undo off (--undo none)", rule="undo")
+    allowed = undoable(state)
+    if command.steps > allowed:
+        if policy == "turn":
+            why = ("undo policy 'turn' takes back only steps of the current turn before "
+                   "anything random is revealed (a draw or a die)")
+        else:
+            why = "that goes back past the start of the game"
+        raise IllegalMove(f"cannot undo {command.steps} step(s): {why}", rule="undo",
+                          legal=f"{allowed} step(s) can be undone now")
+    steps = state.steps[-command.steps:]
+    return Undone(seq=state.next_seq, steps=tuple(s.seq for s in reversed(steps)))
+
+
+def _redo(state: GameState, command: Redo) -> Event:
+    if command.steps < 1:
+        raise InvalidCommand("redo takes at least 1 step", rule="undo")
+    if command.steps > len(state.redo):
+        raise IllegalMove(f"cannot redo {command.steps} step(s): "
+                          + ("nothing was undone since the last move" if not state.redo
+                             else f"only {len(state.redo)} undone step(s) wait"), rule="undo")
+    steps = state.redo[-command.steps:]
+    return Redone(seq=state.next_seq, steps=tuple(s.seq for s in reversed(steps)))
+
+
+_DISPATCH = {
+    PlaceTile: (_place_tile, "place"),
+    PlaceMeeple: (_place_meeple, "meeple"),
+    SkipMeeple: (_skip, "meeple"),
+    DrawTile: (_draw, "draw"),
+    RollDice: (_roll, "dice"),
+}

@@ -1,0 +1,215 @@
+"""Applying events to a state (DESIGN.md: ``evolve`` trusts and applies).
+
+``evolve`` checks only the ``seq`` order; every other check belongs to
+``decide`` and ``meeple check``. It updates the state in place and returns it,
+except for ``undone`` and ``redone``, which return a state rebuilt from the
+steps that remain in effect.
+"""
+
+from __future__ import annotations
+
+from meeple.engine.board import lay
+from meeple.engine.state import Battle, GameState, Step, start
+from meeple.events.model import (
+    BattleEnded,
+    BattleStarted,
+    DiceRolled,
+    Event,
+    GameEnded,
+    MeeplePlaced,
+    MeepleReturned,
+    MeepleSkipped,
+    PointsScored,
+    Redone,
+    Spot,
+    TileDrawn,
+    TilePlaced,
+    TileSetAside,
+    TurnEnded,
+    Undone,
+)
+
+
+class FoldError(Exception):
+    """An event that cannot follow the state it is applied to (out of ``seq`` order)."""
+
+
+def node_at(state: GameState, spot: Spot) -> int:
+    """The feature node a spot names on the board."""
+    placed = state.board[(spot.x, spot.y)]
+    return placed.nodes[placed.tile.orientations[placed.r].targets.index(spot.feature)]
+
+
+def is_input(state: GameState, event: Event) -> bool:
+    """Whether an event begins a step of its own: a player's decision, or chance entered
+    by hand in table mode. Digital draws and dice are consequences."""
+    if isinstance(event, (TilePlaced, MeeplePlaced, MeepleSkipped)):
+        return True
+    if isinstance(event, (TileDrawn, DiceRolled)):
+        return not state.digital
+    return False
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """Apply one event; returns the state to use from now on.
+
+    :raises FoldError: if ``event.seq`` is not the next one.
+    """
+    if event.seq != state.next_seq:
+        raise FoldError(f"event seq {event.seq} where {state.next_seq} was expected")
+    if isinstance(event, Undone):
+        state = _undo(state, event)
+    elif isinstance(event, Redone):
+        _redo(state, event)
+    else:
+        _record(state, event, redoing=False)
+        _apply(state, event)
+    state.next_seq = event.seq + 1
+    return state
+
+
+def _record(state: GameState, event: Event, *, redoing: bool) -> None:
+    if is_input(state, event):
+        state.steps.append(Step([event], state.player, state.turn))
+        if not redoing:
+            state.redo.clear()
+        return
+    step = state.steps[-1]
+    step.events.append(event)
+    if state.digital and isinstance(event, (TileDrawn, DiceRolled, TileSetAside)):
+        step.chance = True
+
+
+def _undo(state: GameState, event: Undone) -> GameState:
+    count = len(event.steps)
+    kept, undone = state.steps[:-count], state.steps[-count:]
+    fresh = start(state.setup)  # type: ignore[arg-type]
+    for step in kept[1:]:
+        for past in step.events:
+            _record(fresh, past, redoing=True)
+            _apply(fresh, past)
+    fresh.redo = state.redo + list(reversed(undone))
+    return fresh
+
+
+def _redo(state: GameState, event: Redone) -> None:
+    for _ in event.steps:
+        step = state.redo.pop()
+        for past in step.events:
+            _record(state, past, redoing=True)
+            _apply(state, past)
+
+
+def _apply(state: GameState, event: Event) -> None:
+    handler = _HANDLERS[type(event)]
+    handler(state, event)
+
+
+def _tile_drawn(state: GameState, event: TileDrawn) -> None:
+    state.remaining[event.tile] -= 1
+    if state.digital:
+        state.pile.pop()
+    state.drawn = event.tile
+    state.phase = "place"
+
+
+def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
+    state.drawn = None
+    state.phase = "draw"
+    if event.disposition == "reshuffled":
+        state.remaining[event.tile] += 1
+        if event.position is not None:
+            state.pile.insert(len(state.pile) - event.position, event.tile)
+            state.reinserts += 1
+    else:
+        state.set_aside.append(event.tile)
+
+
+def _tile_placed(state: GameState, event: TilePlaced) -> None:
+    lay(state, state.tileset.types[event.tile], event.x, event.y, event.rotation // 90)
+    state.drawn = None
+    state.placed_at = (event.x, event.y)
+    state.attacked = None
+    state.phase = "meeple"
+
+
+def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
+    from meeple.engine.decide import resolve_target
+
+    spot, attacked = resolve_target(state, event.target)
+    node = node_at(state, spot)
+    state.reserve[event.player][1 if event.large else 0] -= 1
+    state.realms.realm(node).meeples.append((event.player, event.large, node))
+    state.attacked = attacked
+    state.phase = "resolve"
+
+
+def _meeple_skipped(state: GameState, event: MeepleSkipped) -> None:
+    state.phase = "resolve"
+
+
+def _battle_started(state: GameState, event: BattleStarted) -> None:
+    state.battle = Battle(
+        root=state.realms.find(node_at(state, event.realm)),
+        spot=event.realm,
+        dice={s.side: s.dice for s in event.sides},
+        active=[s.side for s in event.sides],
+    )
+
+
+def _dice_rolled(state: GameState, event: DiceRolled) -> None:
+    battle = state.battle
+    assert battle is not None
+    battle.roll = {r.side: r.values for r in event.rolls}
+    battle.tie_paid.clear()
+    state.dice_used += sum(len(r.values) for r in event.rolls)
+
+
+def _points_scored(state: GameState, event: PointsScored) -> None:
+    state.scores[event.side] += event.points
+    if event.reason == "defeat":
+        assert state.battle is not None
+        state.battle.active.remove(event.side)
+    elif event.reason == "tie":
+        assert state.battle is not None
+        state.battle.tie_paid.add(event.side)
+    else:
+        state.realms.realm(node_at(state, event.realm)).scored = True
+
+
+def _meeple_returned(state: GameState, event: MeepleReturned) -> None:
+    node = node_at(state, event.spot)
+    state.realms.realm(node).meeples.remove((event.player, event.large, node))
+    state.reserve[event.player][1 if event.large else 0] += 1
+
+
+def _battle_ended(state: GameState, event: BattleEnded) -> None:
+    state.battle = None
+
+
+def _turn_ended(state: GameState, event: TurnEnded) -> None:
+    state.turn += 1
+    state.current = (state.current + 1) % len(state.players)
+    state.attacked = None
+    state.phase = "draw"
+
+
+def _game_ended(state: GameState, event: GameEnded) -> None:
+    state.winners = event.winners
+    state.phase = "over"
+
+
+_HANDLERS = {
+    TileDrawn: _tile_drawn,
+    TileSetAside: _tile_set_aside,
+    TilePlaced: _tile_placed,
+    MeeplePlaced: _meeple_placed,
+    MeepleSkipped: _meeple_skipped,
+    BattleStarted: _battle_started,
+    DiceRolled: _dice_rolled,
+    PointsScored: _points_scored,
+    MeepleReturned: _meeple_returned,
+    BattleEnded: _battle_ended,
+    TurnEnded: _turn_ended,
+    GameEnded: _game_ended,
+}

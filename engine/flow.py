@@ -1,0 +1,220 @@
+"""What the rules do next, when no player has to act: the consequences of a turn.
+
+``next_event(state)`` returns the one event the rules dictate from this state,
+or ``None`` when the game waits for a player (or is over). Folding it and
+asking again walks a turn through SW-3.2 (unplaceable tiles), SW-5 (battles),
+SW-6 (scoring), the end of the turn and SW-7 (end of game). In digital mode it
+also draws tiles and rolls dice from the seed (SW-5.6); in table mode those
+are left to the players.
+"""
+
+from __future__ import annotations
+
+from meeple.engine import chance
+from meeple.engine.board import placeable
+from meeple.engine.geometry import AROUND
+from meeple.engine.realms import Realm
+from meeple.engine.scoring import (
+    battle_sides,
+    complete,
+    completed_points,
+    dice_for,
+    final_points,
+)
+from meeple.engine.state import Battle, GameState
+from meeple.events.model import (
+    BattleEnded,
+    BattleSide,
+    BattleStarted,
+    DiceRolled,
+    Event,
+    GameEnded,
+    MeepleReturned,
+    PointsScored,
+    Roll,
+    SideScore,
+    TileDrawn,
+    TileSetAside,
+    TurnEnded,
+)
+
+
+def awaiting(state: GameState) -> str | None:
+    """What the game waits for: ``place``, ``meeple``, ``draw``, ``dice``, ``over``,
+    or ``None`` while the rules still have consequences to write."""
+    if state.phase == "over":
+        return "over"
+    if next_event(state) is not None:
+        return None
+    if state.phase == "resolve":
+        return "dice"
+    return state.phase
+
+
+def next_event(state: GameState) -> Event | None:
+    """The next consequence the rules dictate, or ``None`` if a player must act."""
+    phase = state.phase
+    seq = state.next_seq
+    if phase == "draw":
+        if state.tiles_left() == 0:
+            return _final(state, seq)
+        if state.digital:
+            return TileDrawn(seq=seq, player=state.player, tile=state.pile[-1])
+        return None
+    if phase == "place":
+        assert state.drawn is not None
+        tile = state.tileset.types[state.drawn]
+        if placeable(state, tile):
+            return None
+        return _set_aside(state, seq, state.drawn)
+    if phase == "resolve":
+        if state.battle is not None:
+            return _battle_step(state, seq, state.battle)
+        return _resolve(state, seq)
+    return None
+
+
+def _set_aside(state: GameState, seq: int, tile: str) -> Event:
+    """SW-3.2: discard, or reshuffle when some tile left could still be placed."""
+    types = state.tileset.types
+    others = any(
+        n and placeable(state, types[tid]) for tid, n in state.remaining.items()
+    )
+    if state.setup.options.unplaceable == "reshuffle" and others:
+        position = None
+        if state.digital:
+            position = 1 + chance.below(state.seed, "reinsert", state.reinserts, len(state.pile))
+        return TileSetAside(seq=seq, player=state.player, tile=tile, disposition="reshuffled",
+                            position=position)
+    return TileSetAside(seq=seq, player=state.player, tile=tile, disposition="discarded")
+
+
+def turn_realms(state: GameState) -> list[int]:
+    """SW-5.5: realms touched by the placed tile by first edge N, E, S, W, then its planet,
+    then the attacked planet; as union-find roots, each once."""
+    assert state.placed_at is not None
+    placed = state.board[state.placed_at]
+    o = placed.tile.orientations[placed.r]
+    find = state.realms.find
+    order = sorted(
+        (o.feature_sides[f.index][0], placed.nodes[f.index])
+        for f in placed.tile.features
+        if f.kind != "planet"
+    )
+    roots = []
+    for _, node in order:
+        root = find(node)
+        if root not in roots:
+            roots.append(root)
+    if placed.tile.planet >= 0:
+        roots.append(find(placed.nodes[placed.tile.planet]))
+    if state.attacked is not None:
+        target = state.board[state.attacked]
+        root = find(target.nodes[target.tile.planet])
+        if root not in roots:
+            roots.append(root)
+    return roots
+
+
+def _scoring_realms(state: GameState) -> list[int]:
+    """SW-6.1: what may complete this turn: turn realms, then planets around, N clockwise."""
+    roots = turn_realms(state)
+    x, y = state.placed_at  # type: ignore[misc]
+    board = state.board
+    find = state.realms.find
+    for dx, dy in AROUND:
+        other = board.get((x + dx, y + dy))
+        if other is not None and other.tile.planet >= 0:
+            root = find(other.nodes[other.tile.planet])
+            if root not in roots:
+                roots.append(root)
+    return roots
+
+
+def _anchor(state: GameState, realm: Realm):
+    return state.realms.spots[realm.anchor]
+
+
+def _resolve(state: GameState, seq: int) -> Event:
+    data = state.realms.data
+    for root in turn_realms(state):
+        realm = data[root]
+        assert realm is not None
+        sides = battle_sides(state, realm)
+        if len(sides) >= 2:
+            return BattleStarted(
+                seq=seq,
+                realm=_anchor(state, realm),
+                sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
+            )
+    for root in _scoring_realms(state):
+        realm = data[root]
+        assert realm is not None
+        if not realm.meeples or not complete(state, realm):
+            continue
+        if not realm.scored:
+            (side,) = battle_sides(state, realm)
+            points, tiles, symbols = completed_points(realm)
+            return PointsScored(seq=seq, side=side, points=points, reason="realm", rule="SW-6.3",
+                                realm=_anchor(state, realm), tiles=tiles, symbols=symbols)
+        colour, large, node = realm.meeples[0]
+        return MeepleReturned(seq=seq, player=colour, large=large, spot=state.realms.spots[node])
+    return TurnEnded(seq=seq, player=state.player, turn=state.turn)
+
+
+def roll_dice(state: GameState, battle: Battle, seq: int) -> DiceRolled:
+    """SW-5.6: every side still in the battle rolls its dice from the seeded stream."""
+    rolls = []
+    index = state.dice_used
+    for side in battle.active:
+        values = []
+        for _ in range(battle.dice[side]):
+            values.append(chance.die(state.seed, index))
+            index += 1
+        rolls.append(Roll(side=side, values=tuple(values)))
+    return DiceRolled(seq=seq, rolls=tuple(rolls))
+
+
+def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
+    """SW-5.3 / SW-5.4: losers score per die and go home, ties score 1 and roll again."""
+    if battle.roll is None:
+        return roll_dice(state, battle, seq) if state.digital else None
+    roll = battle.roll
+    top = max(max(values) for values in roll.values())
+    for side in battle.active:
+        if max(roll[side]) < top:
+            return PointsScored(seq=seq, side=side, points=battle.dice[side], reason="defeat",
+                                rule="SW-5.4", realm=battle.spot, dice=battle.dice[side])
+    realm = state.realms.data[battle.root]
+    assert realm is not None
+    for colour, large, node in realm.meeples:
+        if state.side_of[colour] not in battle.active:
+            return MeepleReturned(seq=seq, player=colour, large=large,
+                                  spot=state.realms.spots[node])
+    if len(battle.active) == 1:
+        return BattleEnded(seq=seq, realm=battle.spot, winner=battle.active[0])
+    for side in battle.active:
+        if side not in battle.tie_paid:
+            return PointsScored(seq=seq, side=side, points=1, reason="tie", rule="SW-5.3",
+                                realm=battle.spot, dice=battle.dice[side])
+    return roll_dice(state, battle, seq) if state.digital else None
+
+
+def _final(state: GameState, seq: int) -> Event:
+    """SW-7.2 for each incomplete realm holding meeples (first placed first), then SW-7.3."""
+    pending = [
+        realm for realm in state.realms.data
+        if realm is not None and realm.meeples and not realm.scored
+    ]
+    if pending:
+        realm = min(pending, key=lambda r: r.anchor)
+        (side,) = battle_sides(state, realm)
+        points, tiles, symbols = final_points(state, realm)
+        return PointsScored(seq=seq, side=side, points=points, reason="final", rule="SW-7.2",
+                            realm=_anchor(state, realm), tiles=tiles, symbols=symbols)
+    best = max(state.scores.values())
+    return GameEnded(
+        seq=seq,
+        scores=tuple(SideScore(side=s, points=p) for s, p in state.scores.items()),
+        winners=tuple(s for s, p in state.scores.items() if p == best),
+    )

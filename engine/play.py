@@ -1,0 +1,53 @@
+"""Replaying and playing: ``fold`` rebuilds a game from its events, ``play`` runs a command.
+
+Both use only ``decide``, ``evolve`` and ``next_event``, exactly as
+``meeple check`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from meeple.engine.commands import Command
+from meeple.engine.decide import decide
+from meeple.engine.evolve import evolve
+from meeple.engine.flow import next_event
+from meeple.engine.state import GameState, start
+from meeple.events.model import Event, GameStarted
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """The state after a sequence of events, the first being ``game_started``.
+
+    :raises FoldError: on a ``seq`` out of order; ``InvalidCommand`` on a bad set-up.
+    """
+    iterator = iter(events)
+    first = next(iterator)
+    if not isinstance(first, GameStarted):
+        raise ValueError("a game starts with game_started")
+    state = start(first)
+    for event in iterator:
+        state = evolve(state, event)
+    return state
+
+
+def settle(state: GameState) -> tuple[GameState, list[Event]]:
+    """Write every consequence the rules dictate until a player must act (or the game ends)."""
+    written: list[Event] = []
+    while (event := next_event(state)) is not None:
+        state = evolve(state, event)
+        written.append(event)
+    return state, written
+
+
+def play(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
+    """Decide a command, apply it and everything it causes; returns the new state and events.
+
+    :raises InvalidCommand, IllegalMove: from ``decide``; the state is then unchanged.
+    """
+    state, pending = settle(state)
+    events = decide(state, command)
+    for event in events:
+        state = evolve(state, event)
+    state, consequences = settle(state)
+    return state, pending + events + consequences

@@ -1,0 +1,54 @@
+"""Building the ``game_started`` event of a new game (SW-1.5, SW-2, SW-8.1)."""
+
+from __future__ import annotations
+
+from meeple.engine.errors import InvalidCommand
+from meeple.engine.state import COLOURS, check_setup
+from meeple.events.model import SCHEMA_VERSION, GameStarted, Options, PlayerDef, TileSetRecord
+from meeple.events.tileset import TileSetDef, content_hash
+
+
+def new_game(
+    colours: list[str],
+    tileset: TileSetDef,
+    *,
+    names: list[str] | None = None,
+    seed: str | None = None,
+    team: bool = False,
+    table: bool = False,
+    unplaceable: str = "discard",
+    undo: str = "turn",
+) -> GameStarted:
+    """A checked ``game_started`` event (seq 0).
+
+    :raises InvalidCommand: unknown colour, wrong number of names, bad option, bad set-up.
+    """
+    for colour in colours:
+        if colour not in COLOURS:
+            raise InvalidCommand(f"unknown colour {colour!r}", rule="SW-1.5",
+                                 legal="colours are " + ", ".join(COLOURS))
+    if names is not None and len(names) != len(colours):
+        raise InvalidCommand(f"{len(names)} names for {len(colours)} players", rule="SW-1.5")
+    if unplaceable not in ("discard", "reshuffle"):
+        raise InvalidCommand(f"unplaceable must be discard or reshuffle, not {unplaceable!r}",
+                             rule="SW-3.2")
+    if undo not in ("turn", "any", "none"):
+        raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule="undo")
+    players = tuple(
+        PlayerDef(colour=c, name=(names[i] if names else c))  # type: ignore[arg-type]
+        for i, c in enumerate(colours)
+    )
+    event = GameStarted(
+        seq=0,
+        schema=SCHEMA_VERSION,
+        edition="star-wars",
+        players=players,
+        team=team,
+        mode="table" if table else "digital",
+        seed=None if table else seed,
+        options=Options(unplaceable=unplaceable, undo=undo),  # type: ignore[arg-type]
+        tileset=TileSetRecord(name=tileset.name, sha256=content_hash(tileset),
+                              definition=tileset),
+    )
+    check_setup(event)
+    return event

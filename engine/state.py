@@ -1,0 +1,197 @@
+"""The state of a game, built from its ``game_started`` event (SW-1, SW-2, SW-8).
+
+A ``GameState`` is owned by whoever folds it: ``evolve`` updates it in place
+and returns it (or, for undo, a rebuilt one). ``start`` checks a set-up and
+builds the state the first event describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meeple.engine import chance
+from meeple.engine.errors import InvalidCommand
+from meeple.engine.realms import Realms
+from meeple.engine.tiles import TileSet, TileType, compile_tileset
+from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
+from meeple.events.tileset import content_hash
+
+COLOURS = ("red", "green", "black", "white", "orange")
+
+#: SW-1.5: faction by colour.
+FACTION_OF = {
+    "red": "rebel",
+    "green": "rebel",
+    "black": "empire",
+    "white": "empire",
+    "orange": "bounty_hunter",
+}
+
+SMALL, LARGE = 4, 1  # SW-1.6
+
+
+@dataclass(slots=True)
+class Placed:
+    """A tile on the board: its type, rotation index (0-3) and the node of each feature."""
+
+    tile: TileType
+    r: int
+    nodes: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class Battle:
+    """A battle in progress over one realm (SW-5)."""
+
+    root: int
+    spot: Spot
+    dice: dict[str, int]
+    active: list[str]
+    roll: dict[str, tuple[int, ...]] | None = None
+    tie_paid: set[str] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class Step:
+    """A unit of undo: an input event and the consequences that followed it."""
+
+    events: list[Event]
+    player: str
+    turn: int
+    chance: bool = False
+
+    @property
+    def seq(self) -> int:
+        return self.events[0].seq
+
+
+@dataclass(slots=True)
+class GameState:
+    setup: GameStarted
+    tileset: TileSet
+    players: tuple[str, ...]
+    side_of: dict[str, str]
+    sides: tuple[str, ...]
+    faction: dict[str, str]
+    scores: dict[str, int]
+    reserve: dict[str, list[int]]
+    remaining: dict[str, int]
+    pile: list[str]
+    turn: int = 1
+    current: int = 0
+    phase: str = "draw"
+    drawn: str | None = None
+    board: dict[tuple[int, int], Placed] = field(default_factory=dict)
+    frontier: dict[tuple[int, int], tuple] = field(default_factory=dict)
+    realms: Realms = field(default_factory=Realms)
+    placed_at: tuple[int, int] | None = None
+    attacked: tuple[int, int] | None = None
+    battle: Battle | None = None
+    dice_used: int = 0
+    reinserts: int = 0
+    set_aside: list[str] = field(default_factory=list)
+    placements: list[tuple[int, int]] = field(default_factory=list)
+    next_seq: int = 1
+    steps: list[Step] = field(default_factory=list)
+    redo: list[Step] = field(default_factory=list)
+    winners: tuple[str, ...] | None = None
+
+    @property
+    def player(self) -> str:
+        """The colour whose turn it is."""
+        return self.players[self.current]
+
+    @property
+    def digital(self) -> bool:
+        return self.setup.mode == "digital"
+
+    @property
+    def seed(self) -> str:
+        assert self.setup.seed is not None
+        return self.setup.seed
+
+    def tiles_left(self) -> int:
+        return sum(self.remaining.values())
+
+    def name_of(self, colour: str) -> str:
+        for p in self.setup.players:
+            if p.colour == colour:
+                return p.name
+        return colour
+
+
+def team_of(colour: str) -> str:
+    """SW-8: the team side of a colour is its faction (``rebel`` or ``empire``)."""
+    return FACTION_OF[colour]
+
+
+def check_setup(event: GameStarted) -> TileSet:
+    """Check a ``game_started`` event; returns the compiled tile set.
+
+    :raises InvalidCommand: naming the rule (SW-1.5, SW-8.1, schema, tile set hash).
+    """
+    if event.schema > SCHEMA_VERSION:
+        raise InvalidCommand(
+            f"this log has schema {event.schema}, newer than this meeple reads "
+            f"({SCHEMA_VERSION}); upgrade meeple", rule="schema",
+        )
+    colours = [p.colour for p in event.players]
+    if not 2 <= len(colours) <= 5:
+        raise InvalidCommand(f"{len(colours)} players; the game takes 2 to 5", rule="SW-1.5")
+    if len(set(colours)) != len(colours):
+        raise InvalidCommand("each player needs a different colour", rule="SW-1.5",
+                             legal="colours are " + ", ".join(COLOURS))
+    if event.team:
+        if sorted(colours) != sorted(["red", "green", "black", "white"]):
+            raise InvalidCommand("the team variant takes exactly red, green, black and white",
+                                 rule="SW-8.1")
+        factions = [FACTION_OF[c] for c in colours]
+        if any(a == b for a, b in zip(factions, factions[1:] + factions[:1], strict=True)):
+            raise InvalidCommand("in the team variant seating alternates factions, e.g. "
+                                 "red,black,green,white", rule="SW-8.1")
+    if event.mode == "digital" and event.seed is None:
+        raise InvalidCommand("a digital game needs a seed (or table mode)", rule="SW-5.6")
+    if event.mode == "table" and event.seed is not None:
+        raise InvalidCommand("a table-mode game has no seed: players enter draws and dice",
+                             rule="SW-5.6")
+    record = event.tileset
+    actual = content_hash(record.definition)
+    if actual != record.sha256:
+        raise InvalidCommand(f"the tile set's recorded sha256 {record.sha256[:12]} does not match "
+                             f"its definition ({actual[:12]})", rule="SW-1.1")
+    return compile_tileset(record.definition)
+
+
+def start(event: GameStarted) -> GameState:
+    """The state right after set-up: start tile at (0, 0) unrotated, the rest in the pile (SW-2.1).
+
+    :raises InvalidCommand: see ``check_setup``.
+    """
+    tileset = check_setup(event)
+    colours = tuple(p.colour for p in event.players)
+    side_of = {c: (team_of(c) if event.team else c) for c in colours}
+    sides = tuple(dict.fromkeys(side_of[c] for c in colours))
+    faction = {side_of[c]: FACTION_OF[c] for c in colours}
+    remaining = {t.id: t.count for t in tileset.types.values()}
+    remaining[tileset.start] -= 1
+    pile: list[str] = []
+    if event.mode == "digital":
+        pile = chance.shuffled(event.seed or "", [i for i, n in remaining.items() for _ in range(n)])
+    state = GameState(
+        setup=event,
+        tileset=tileset,
+        players=colours,
+        side_of=side_of,
+        sides=sides,
+        faction=faction,
+        scores={s: 0 for s in sides},
+        reserve={c: [SMALL, LARGE] for c in colours},
+        remaining=remaining,
+        pile=pile,
+    )
+    state.frontier[(0, 0)] = (None, None, None, None)
+    from meeple.engine.board import lay  # board depends on state's types
+
+    lay(state, tileset.types[tileset.start], 0, 0, 0)
+    state.steps.append(Step([event], colours[0], 0))
+    return state

@@ -1,0 +1,287 @@
+"""The event types of a game log: one closed, tagged union (DESIGN.md, "Events and the log").
+
+Every line of a log is one event: ``{"type": ..., "seq": n, "prev": ..., ...}``.
+``seq`` counts lines from 0; ``prev`` is the SHA-256 hex of the previous line's
+bytes (``null`` on the first line). Inputs are what players decide or what
+chance reveals (``tile_drawn``, ``tile_placed``, ``meeple_placed``,
+``meeple_skipped``, ``dice_rolled``, ``undone``, ``redone``); every other event
+is a consequence the rules dictate, written so people can read the log and so
+``meeple check`` can recompute and compare it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from meeple.events.tileset import TileSetDef
+
+SCHEMA_VERSION = 1
+
+Colour = Literal["red", "green", "black", "white", "orange"]
+Rotation = Literal[0, 90, 180, 270]
+Mode = Literal["digital", "table"]
+Unplaceable = Literal["discard", "reshuffle"]
+UndoPolicy = Literal["turn", "any", "none"]
+ScoreReason = Literal["realm", "tie", "defeat", "final"]
+
+
+class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Base of the plain data carried inside events."""
+
+
+class PlayerDef(_Data):
+    """A seat at the table: its colour (SW-1.5) and a display name."""
+
+    colour: Colour
+    name: str
+
+
+class Options(_Data):
+    """Game options: SW-3.2 (unplaceable tiles) and the undo policy."""
+
+    unplaceable: Unplaceable = "discard"
+    undo: UndoPolicy = "turn"
+
+
+class TileSetRecord(_Data):
+    """The tile set a game is played with, in full, with its content hash (SW-1.1)."""
+
+    name: str
+    sha256: str
+    definition: TileSetDef
+
+
+class Spot(_Data):
+    """A feature of a placed tile: ``x``, ``y`` and the target syntax (``route:E``, ``planet``)."""
+
+    x: int
+    y: int
+    feature: str
+
+
+class BattleSide(_Data):
+    """A side in a battle and the number of dice it rolls (SW-5.2)."""
+
+    side: str
+    dice: int
+
+
+class Roll(_Data):
+    """The dice one side rolled in one battle round (SW-5.3)."""
+
+    side: str
+    values: tuple[int, ...]
+
+
+class SideScore(_Data):
+    """A side's total score."""
+
+    side: str
+    points: int
+
+
+class Event(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag_field="type",
+    forbid_unknown_fields=True,
+):
+    """Base of every log line."""
+
+    seq: int
+    prev: str | None = None
+
+
+class GameStarted(Event, tag="game_started", kw_only=True):
+    """Set-up (SW-1, SW-2): everything needed to replay the game without outside data.
+
+    ``seed`` is the random seed in digital mode (draws and dice come from it,
+    SW-5.6); in table mode it is null and players enter draws and dice.
+    """
+
+    schema: int
+    edition: Literal["star-wars"]
+    players: tuple[PlayerDef, ...]
+    tileset: TileSetRecord
+    team: bool = False
+    mode: Mode = "digital"
+    seed: str | None = None
+    options: Options = Options()
+
+
+class TileDrawn(Event, tag="tile_drawn", kw_only=True):
+    """A player draws a tile (SW-3.1); from the seeded pile, or entered in table mode."""
+
+    player: Colour
+    tile: str
+
+
+class TileSetAside(Event, tag="tile_set_aside", kw_only=True):
+    """The drawn tile has no legal placement and is set aside (SW-3.2).
+
+    ``disposition`` is ``discarded`` (removed from the game) or ``reshuffled``
+    (back into the pile; ``position`` counts from the top, digital mode only).
+    """
+
+    player: Colour
+    tile: str
+    disposition: Literal["discarded", "reshuffled"]
+    position: int | None = None
+
+
+class TilePlaced(Event, tag="tile_placed", kw_only=True):
+    """A player places the drawn tile at ``x``, ``y`` turned ``rotation`` degrees clockwise (SW-3.1)."""
+
+    player: Colour
+    tile: str
+    x: int
+    y: int
+    rotation: Rotation
+
+
+class MeeplePlaced(Event, tag="meeple_placed", kw_only=True):
+    """A player places a meeple from reserve on ``target`` (SW-4.1 to SW-4.3).
+
+    ``target`` uses the command-line syntax: ``route:E``, ``asteroid:N``,
+    ``planet`` (the placed tile's planet) or ``planet@X,Y`` (an attack, SW-4.3).
+    """
+
+    player: Colour
+    target: str
+    large: bool = False
+
+
+class MeepleSkipped(Event, tag="meeple_skipped", kw_only=True):
+    """A player places no meeple this turn (SW-4.1)."""
+
+    player: Colour
+
+
+class BattleStarted(Event, tag="battle_started", kw_only=True):
+    """A realm holds meeples of two or more sides: a battle begins (SW-5.1, SW-5.2)."""
+
+    realm: Spot
+    sides: tuple[BattleSide, ...]
+
+
+class DiceRolled(Event, tag="dice_rolled", kw_only=True):
+    """One round of a battle: the dice every side still in it rolled (SW-5.3, SW-5.6)."""
+
+    rolls: tuple[Roll, ...]
+
+
+class PointsScored(Event, tag="points_scored", kw_only=True):
+    """Points for a side, with the reason and the rule that gives them.
+
+    ``realm`` for a completed realm (SW-6.3), ``final`` for an incomplete one
+    at the end (SW-7.2), ``tie`` for a tied top roll (SW-5.3), ``defeat`` for a
+    side that lost a battle (SW-5.4). ``tiles``, ``symbols`` and ``dice`` are
+    the breakdown.
+    """
+
+    side: str
+    points: int
+    reason: ScoreReason
+    rule: str
+    realm: Spot
+    tiles: int = 0
+    symbols: int = 0
+    dice: int = 0
+
+
+class MeepleReturned(Event, tag="meeple_returned", kw_only=True):
+    """A meeple goes back to its owner's reserve (SW-5.4, SW-6.1)."""
+
+    player: Colour
+    large: bool
+    spot: Spot
+
+
+class BattleEnded(Event, tag="battle_ended", kw_only=True):
+    """One side is left in the battle and holds the realm (SW-5.3)."""
+
+    realm: Spot
+    winner: str
+
+
+class TurnEnded(Event, tag="turn_ended", kw_only=True):
+    """The turn of ``player`` is over (SW-2.2)."""
+
+    player: Colour
+    turn: int
+
+
+class GameEnded(Event, tag="game_ended", kw_only=True):
+    """No tile is left to draw (SW-7.1): final scores and winners, ties sharing the victory (SW-7.3)."""
+
+    scores: tuple[SideScore, ...]
+    winners: tuple[str, ...]
+
+
+class Undone(Event, tag="undone", kw_only=True):
+    """Steps taken back, by the ``seq`` of the event that began each, newest first.
+
+    Nothing is deleted: the undone lines stay in the log (DESIGN.md, undo policy).
+    """
+
+    steps: tuple[int, ...]
+
+
+class Redone(Event, tag="redone", kw_only=True):
+    """Steps that were undone are applied again, by the ``seq`` that began each, oldest first."""
+
+    steps: tuple[int, ...]
+
+
+AnyEvent = (
+    GameStarted
+    | TileDrawn
+    | TileSetAside
+    | TilePlaced
+    | MeeplePlaced
+    | MeepleSkipped
+    | BattleStarted
+    | DiceRolled
+    | PointsScored
+    | MeepleReturned
+    | BattleEnded
+    | TurnEnded
+    | GameEnded
+    | Undone
+    | Redone
+)
+
+EVENT_TYPES: tuple[type[Event], ...] = AnyEvent.__args__  # type: ignore[attr-defined]
+
+ENCODER = msgspec.json.Encoder()
+DECODER = msgspec.json.Decoder(AnyEvent)
+
+
+def encode(event: Event) -> bytes:
+    """One log line's bytes, without the newline."""
+    return ENCODER.encode(event)
+
+
+def decode(line: bytes) -> Event:
+    """Decode one line; raises ``msgspec.DecodeError`` (incl. ``ValidationError``)."""
+    return DECODER.decode(line)
+
+
+def tag_of(event_type: type[Event]) -> str:
+    """The ``type`` value written for an event class."""
+    return event_type.__struct_config__.tag  # type: ignore[return-value]
+
+
+def line_schema() -> dict:
+    """The JSON Schema of one log line (used by ``meeple schema``)."""
+    schema = msgspec.json.schema(AnyEvent)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "meeple game log line"
+    schema["description"] = (
+        "One line of a meeple JSON-lines game log. `prev` is the SHA-256 hex of the "
+        "previous line's bytes (without its newline); the first line's is null."
+    )
+    return schema
