@@ -1,1 +1,396 @@
-def main(): print('ok')
+"""The ``meeple`` command line: parse, load, call the engine, render (DESIGN.md, "CLI").
+
+Results go to stdout (text, or one JSON document with ``--json``); messages
+and errors to stderr. Exit codes: 0 ok, 1 illegal or invalid command or
+invalid game, 2 usage, 3 unreadable or corrupt log, 4 internal error.
+Engine modules are imported inside the commands, so a command loads only
+what it uses.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Annotated
+
+import typer
+from meeple.cli.output import emit_json, fail, say
+
+app = typer.Typer(
+    name="meeple",
+    no_args_is_help=True,
+    add_completion=False,
+    help="An event-sourced referee for Carcassonne: Star Wars Edition: play, undo, replay "
+    "and check games kept as hash-chained JSON-lines logs.",
+    pretty_exceptions_enable=False,
+)
+
+Game = Annotated[str, typer.Argument(help="The game log file (JSON lines).", metavar="GAME")]
+Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+COORDS = {"ignore_unknown_options": True}
+
+
+def guarded(fn):
+    """Turn every failure into one line on stderr and its exit code; never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from meeple.cli.store import Failure
+        from meeple.engine.errors import RulesError
+        from meeple.events.log import LogError
+
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except Failure as exc:
+            fail(exc.message, exc.code)
+        except LogError as exc:
+            fail(str(exc), 1 if exc.kind in ("conflict", "exists") else 3)
+        except RulesError as exc:
+            kind = "illegal move" if type(exc).__name__ == "IllegalMove" else "invalid"
+            fail(f"{kind}: {exc}", 1)
+        except Exception as exc:  # noqa: BLE001 - the last guard before a user's terminal
+            if os.environ.get("MEEPLE_DEBUG"):
+                raise
+            fail(f"internal error: {type(exc).__name__}: {exc} (rerun with MEEPLE_DEBUG=1 "
+                 "and report it)", 4)
+
+    return wrapper
+
+
+def _act(path: str, commands: list, as_json: bool) -> None:
+    """Load a game, play commands, append what they cause, report it."""
+    from meeple.cli.report import report_move
+    from meeple.cli.store import load, save
+    from meeple.engine.play import play
+
+    game = load(path)
+    state, written = game.state, []
+    for command in commands:
+        state, events = play(state, command)
+        written += events
+    head = save(game, written)
+    report_move(path, state, written, head, as_json)
+
+
+@app.command()
+@guarded
+def new(
+    game: Game,
+    players: Annotated[str, typer.Option(help="Colours in seating order, e.g. red,black.")],
+    names: Annotated[str | None, typer.Option(help="Display names, same order.")] = None,
+    seed: Annotated[str | None, typer.Option(help="Random seed (default: chosen and "
+                                             "recorded).")] = None,
+    team: Annotated[bool, typer.Option("--team", help="Team variant (SW-8).")] = False,
+    table: Annotated[bool, typer.Option("--table", help="Table mode: players enter draws "
+                                        "and dice.")] = False,
+    tileset: Annotated[str | None, typer.Option(help="Tile set file (default: the bundled "
+                                                "star-wars set).")] = None,
+    unplaceable: Annotated[str, typer.Option(help="discard or reshuffle (SW-3.2).")] = "discard",
+    undo: Annotated[str, typer.Option(help="Undo policy: turn, any or none.")] = "turn",
+    as_json: Json = False,
+) -> None:
+    """Start a new game log (never overwrites); in digital mode the first tile is drawn."""
+    import secrets
+
+    from meeple.cli.report import report_move
+    from meeple.cli.store import load_tileset
+    from meeple.engine.play import settle
+    from meeple.engine.setup import new_game
+    from meeple.engine.state import start
+    from meeple.events import log as logfile
+
+    if table and seed is not None:
+        fail("--seed and --table exclude each other: in table mode players enter draws and "
+             "dice", 2)
+    first = new_game(
+        _split(players), load_tileset(tileset), names=_split(names) if names else None,
+        seed=None if table else (seed if seed is not None else secrets.token_hex(8)),
+        team=team, table=table, unplaceable=unplaceable, undo=undo,
+    )
+    state, events = settle(start(first))
+    head = logfile.create(game, [first, *events])
+    report_move(game, state, [first, *events], head, as_json)
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+@app.command()
+@guarded
+def status(game: Game, as_json: Json = False) -> None:
+    """Turn, whose move, phase, drawn tile, reserves, scores and the head hash."""
+    from meeple.cli.report import print_status
+    from meeple.cli.store import load
+
+    loaded = load(game)
+    print_status(game, loaded.state, loaded.head, as_json)
+
+
+@app.command()
+@guarded
+def moves(game: Game, as_json: Json = False) -> None:
+    """Every legal placement of the drawn tile with the meeple targets each allows."""
+    from meeple.cli.report import print_moves
+    from meeple.cli.store import load
+
+    print_moves(load(game).state, as_json)
+
+
+@app.command(context_settings=COORDS)
+@guarded
+def place(
+    game: Game,
+    x: Annotated[int, typer.Argument(help="Column, growing east.")],
+    y: Annotated[int, typer.Argument(help="Row, growing north.")],
+    rotation: Annotated[int, typer.Argument(help="0, 90, 180 or 270 degrees clockwise.")],
+    meeple: Annotated[str | None, typer.Option(help="Also place a meeple: route:E, "
+                                               "asteroid:N, planet, planet@X,Y.")] = None,
+    large: Annotated[bool, typer.Option("--large", help="The meeple is the large one.")] = False,
+    no_meeple: Annotated[bool, typer.Option("--no-meeple", help="Also skip the meeple "
+                                            "step.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Place the drawn tile; with --meeple or --no-meeple also finish the turn."""
+    from meeple.engine.commands import PlaceMeeple, PlaceTile, SkipMeeple
+
+    if meeple and no_meeple:
+        fail("--meeple and --no-meeple exclude each other", 2)
+    if large and not meeple:
+        fail("--large goes with --meeple TARGET", 2)
+    commands: list = [PlaceTile(x, y, rotation)]
+    if meeple:
+        commands.append(PlaceMeeple(meeple, large))
+    elif no_meeple:
+        commands.append(SkipMeeple())
+    _act(game, commands, as_json)
+
+
+@app.command(context_settings=COORDS)
+@guarded
+def deploy(
+    game: Game,
+    target: Annotated[str, typer.Argument(help="route:E, asteroid:N, planet or planet@X,Y.")],
+    large: Annotated[bool, typer.Option("--large", help="Use the large meeple.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Place a meeple on the tile just placed, or attack a planet around it; ends the turn."""
+    from meeple.engine.commands import PlaceMeeple
+
+    _act(game, [PlaceMeeple(target, large)], as_json)
+
+
+@app.command()
+@guarded
+def skip(game: Game, as_json: Json = False) -> None:
+    """Place no meeple this turn; ends the turn."""
+    from meeple.engine.commands import SkipMeeple
+
+    _act(game, [SkipMeeple()], as_json)
+
+
+@app.command()
+@guarded
+def draw(game: Game, tile: Annotated[str, typer.Argument(help="The tile id drawn (see "
+                                                          "`meeple tiles`).")],
+         as_json: Json = False) -> None:
+    """Table mode: record the tile drawn from the physical pile."""
+    from meeple.engine.commands import DrawTile
+
+    _act(game, [DrawTile(tile)], as_json)
+
+
+@app.command()
+@guarded
+def roll(game: Game,
+         dice: Annotated[list[str], typer.Argument(help="COLOR=4,6 for each side rolling.",
+                                                   metavar="COLOR=N[,N...]...")],
+         as_json: Json = False) -> None:
+    """Table mode: record the physical dice of the pending battle round."""
+    from meeple.engine.commands import RollDice
+
+    rolls: dict[str, tuple[int, ...]] = {}
+    for item in dice:
+        who, _, values = item.partition("=")
+        try:
+            rolls[who.strip()] = tuple(int(v) for v in values.split(","))
+        except ValueError:
+            fail(f"cannot read dice {item!r}: write COLOR=N or COLOR=N,N (e.g. red=4,6)", 2)
+    _act(game, [RollDice(rolls)], as_json)
+
+
+@app.command()
+@guarded
+def undo(game: Game, steps: Annotated[int, typer.Option(help="How many steps.")] = 1,
+         as_json: Json = False) -> None:
+    """Take back steps, as the game's undo policy allows; appended, never deleted."""
+    from meeple.engine.commands import Undo
+
+    _act(game, [Undo(steps)], as_json)
+
+
+@app.command()
+@guarded
+def redo(game: Game, steps: Annotated[int, typer.Option(help="How many steps.")] = 1,
+         as_json: Json = False) -> None:
+    """Apply again steps that were just undone."""
+    from meeple.engine.commands import Redo
+
+    _act(game, [Redo(steps)], as_json)
+
+
+@app.command()
+@guarded
+def show(
+    game: Game,
+    at: Annotated[int | None, typer.Option(help="The board after this seq.")] = None,
+    turn: Annotated[int | None, typer.Option(help="The board at the end of this turn.")] = None,
+    ascii_: Annotated[bool, typer.Option("--ascii", help="Plain ASCII, no colour.")] = False,
+    compact: Annotated[bool, typer.Option("--compact", help="3 characters per tile.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The state as JSON: the snapshot "
+                                          "format of `check --expect`.")] = False,
+) -> None:
+    """The board as text: edges, realms, symbols and meeples; the last placement marked."""
+    from meeple.cli.report import print_board
+    from meeple.cli.store import load
+
+    loaded = load(game)
+    print_board(loaded, at=at, turn=turn, plain=ascii_, compact=compact, as_json=as_json)
+
+
+@app.command()
+@guarded
+def replay(
+    game: Game,
+    from_: Annotated[int | None, typer.Option("--from", help="First seq to tell.")] = None,
+    to: Annotated[int | None, typer.Option(help="Last seq to tell.")] = None,
+    board: Annotated[bool, typer.Option("--show", help="The board after each turn.")] = False,
+    as_json: Json = False,
+) -> None:
+    """The game told event by event; undone steps are marked."""
+    from meeple.cli.report import print_replay
+    from meeple.cli.store import load
+
+    print_replay(load(game), first=from_, last=to, boards=board, as_json=as_json)
+
+
+@app.command()
+@guarded
+def score(game: Game, as_json: Json = False) -> None:
+    """The score table with a per-realm breakdown; after the end, the winners."""
+    from meeple.cli.report import print_score
+    from meeple.cli.store import load
+
+    print_score(load(game).state, as_json)
+
+
+@app.command()
+@guarded
+def check(
+    games: Annotated[list[str], typer.Argument(help="Game logs to verify.", metavar="GAME...")],
+    expect: Annotated[str | None, typer.Option(help="Compare the final state with this JSON "
+                                               "snapshot (from `show --json`).")] = None,
+    as_json: Json = False,
+) -> None:
+    """Verify games in full: structure, hash chain, every move legal, every consequence."""
+    from meeple.cli.checking import run_check
+
+    raise typer.Exit(run_check(games, expect, as_json))
+
+
+@app.command()
+@guarded
+def autoplay(
+    game: Game,
+    bot: Annotated[str, typer.Option(help="random or greedy.")] = "random",
+    turns: Annotated[int, typer.Option(help="How many turns to play.")] = 1,
+    to_end: Annotated[bool, typer.Option("--to-end", help="Play to the end.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Let a bot play the current and following turns of a digital game."""
+    from meeple.cli.report import report_move
+    from meeple.cli.store import load, save
+    from meeple.engine.bots import run_turns
+
+    loaded = load(game)
+    state, written = run_turns(loaded.state, bot, None if to_end else turns)
+    head = save(loaded, written)
+    report_move(game, state, written, head, as_json)
+
+
+@app.command()
+@guarded
+def simulate(
+    out: Annotated[str, typer.Option(help="Folder to write the games to.")],
+    players: Annotated[str, typer.Option(help="Colours, e.g. red,black.")] = "red,black",
+    games: Annotated[int, typer.Option(help="How many games.")] = 10,
+    seed: Annotated[str, typer.Option(help="Base seed; game i uses SEED-i.")] = "1",
+    bot: Annotated[str, typer.Option(help="random or greedy.")] = "random",
+    team: Annotated[bool, typer.Option("--team", help="Team variant.")] = False,
+    unplaceable: Annotated[str, typer.Option(help="discard or reshuffle.")] = "discard",
+    as_json: Json = False,
+) -> None:
+    """Write complete bot-played games, one log per game."""
+    from meeple.cli.simulating import run_simulate
+
+    run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json)
+
+
+@app.command()
+@guarded
+def tiles(
+    tileset: Annotated[str | None, typer.Option(help="A tile set file (default: bundled "
+                                                "star-wars).")] = None,
+    as_json: Json = False,
+) -> None:
+    """The tile set: every tile type drawn as text with its id and count, and its status."""
+    from meeple.cli.report import print_tiles
+    from meeple.cli.store import load_tileset
+
+    print_tiles(load_tileset(tileset), as_json)
+
+
+@app.command()
+@guarded
+def demo(
+    out: Annotated[str | None, typer.Option(help="Where to write the game (default: a new "
+                                            "temporary folder).")] = None,
+    seed: Annotated[str, typer.Option(help="Random seed.")] = "2011",
+    players: Annotated[str, typer.Option(help="Colours.")] = "red,black,orange",
+) -> None:
+    """Play a seeded demo game with greedy bots, then show the board, the score and the check."""
+    import tempfile
+
+    from meeple.cli.checking import run_check
+    from meeple.cli.report import print_board, print_score
+    from meeple.cli.simulating import simulate_one
+    from meeple.cli.store import load
+
+    path = out or os.path.join(tempfile.mkdtemp(prefix="meeple-demo-"), "demo.jsonl")
+    simulate_one(path, _split(players), seed, "greedy", False, "discard")
+    say(f"Played a {len(_split(players))}-player demo game with greedy bots into {path}\n")
+    print_board(load(path), at=None, turn=None, plain=False, compact=False, as_json=False)
+    say()
+    print_score(load(path).state, False)
+    say()
+    raise typer.Exit(run_check([path], None, False))
+
+
+@app.command()
+@guarded
+def schema() -> None:
+    """The JSON Schema of one log line, for other tools to validate logs."""
+    from meeple.events.model import line_schema
+
+    emit_json(line_schema())
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -35,3 +35,53 @@ def random_move(state: GameState) -> Command:
         use_large = bool(large) and (not small or _pick(state, "size", 4) == 0)
         return PlaceMeeple(target, use_large)
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
+
+
+def greedy_move(state: GameState) -> Command:
+    """The placement and meeple choice with the best immediate score gain for the player's side,
+    ties broken by the seeded stream. Battles are left to chance and count for nothing."""
+    from meeple.engine.preview import gain
+
+    waiting = awaiting(state)
+    if waiting == "place":
+        tile = state.tileset.types[state.drawn]  # type: ignore[index]
+        scored = [(gain(state, tile, x, y, r // 90), (x, y, r)) for x, y, r in placements(state, tile)]
+        best = max(points for points, _ in scored)
+        top = [move for points, move in scored if points == best]
+        x, y, rotation = top[_pick(state, "place", len(top))]
+        return PlaceTile(x, y, rotation)
+    if waiting == "meeple":
+        from meeple.engine.preview import meeple_gain
+
+        small, large = state.reserve[state.player]
+        if not (small or large):
+            return SkipMeeple()
+        options = [(meeple_gain(state, t), t) for t in legal_targets(state)]
+        best = max((points for points, _ in options), default=0)
+        if best <= 0:
+            return SkipMeeple()
+        top = [t for points, t in options if points == best]
+        return PlaceMeeple(top[_pick(state, "target", len(top))], not small)
+    raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
+
+
+BOTS = {"random": random_move, "greedy": greedy_move}
+
+
+def run_turns(state: GameState, bot: str, turns: int | None):
+    """Let a bot play ``turns`` turns (None: to the end). Returns the state and the events."""
+    from meeple.engine.errors import InvalidCommand
+    from meeple.engine.play import play, settle
+
+    if bot not in BOTS:
+        raise InvalidCommand(f"unknown bot {bot!r}", legal="bots: random, greedy")
+    if not state.digital:
+        raise InvalidCommand("bots play digital games only: in table mode the draws and dice "
+                             "come from the table")
+    choose = BOTS[bot]
+    state, written = settle(state)
+    start_turn = state.turn
+    while awaiting(state) != "over" and (turns is None or state.turn < start_turn + turns):
+        state, events = play(state, choose(state))
+        written += events
+    return state, written

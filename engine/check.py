@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import msgspec
-
 from meeple.engine.commands import (
     Command,
     DrawTile,

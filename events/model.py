@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
-
 from meeple.events.tileset import TileSetDef
 
 SCHEMA_VERSION = 1

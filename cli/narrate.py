@@ -1,0 +1,107 @@
+"""Events told as sentences, for ``replay`` and for what a move command reports."""
+
+from __future__ import annotations
+
+from meeple.events.model import (
+    BattleEnded,
+    BattleStarted,
+    DiceRolled,
+    Event,
+    GameEnded,
+    GameStarted,
+    MeeplePlaced,
+    MeepleReturned,
+    MeepleSkipped,
+    PointsScored,
+    Redone,
+    Spot,
+    TileDrawn,
+    TilePlaced,
+    TileSetAside,
+    TurnEnded,
+    Undone,
+)
+
+KIND_NAMES = {"route": "route", "asteroid": "asteroid field", "planet": "planet"}
+
+
+def realm_name(spot: Spot) -> str:
+    """``the route at (1, 0) E`` style wording of a spot."""
+    kind = spot.feature.split(":")[0].split("@")[0]
+    edge = spot.feature.split(":")[1] if ":" in spot.feature else ""
+    where = f"({spot.x}, {spot.y})" + (f" {edge}" if edge else "")
+    return f"the {KIND_NAMES.get(kind, kind)} at {where}"
+
+
+def _size(large: bool) -> str:
+    return "large" if large else "small"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def tell(event: Event) -> str:
+    """One sentence for one event."""
+    if isinstance(event, GameStarted):
+        players = ", ".join(
+            p.colour + (f" ({p.name})" if p.name != p.colour else "") for p in event.players
+        )
+        mode = f"digital, seed {event.seed}" if event.mode == "digital" else "table mode"
+        team = ", team variant" if event.team else ""
+        ts = event.tileset
+        return (f"Game started: {players}; {mode}{team}; tile set {ts.name} "
+                f"({ts.definition.status}); unplaceable={event.options.unplaceable}, "
+                f"undo={event.options.undo}")
+    if isinstance(event, TileDrawn):
+        return f"{event.player} draws {event.tile}"
+    if isinstance(event, TileSetAside):
+        if event.disposition == "discarded":
+            return f"{event.tile} fits nowhere: set aside, out of the game (SW-3.2)"
+        where = f" at position {event.position} from the top" if event.position else ""
+        return f"{event.tile} fits nowhere: put back into the pile{where} (SW-3.2)"
+    if isinstance(event, TilePlaced):
+        return f"{event.player} places {event.tile} at ({event.x}, {event.y}) turned {event.rotation}"
+    if isinstance(event, MeeplePlaced):
+        if "@" in event.target:
+            return f"{event.player} attacks the planet at ({event.target.split('@')[1]}) " \
+                   f"with a {_size(event.large)} meeple (SW-4.3)"
+        return f"{event.player} places a {_size(event.large)} meeple on {event.target}"
+    if isinstance(event, MeepleSkipped):
+        return f"{event.player} places no meeple"
+    if isinstance(event, BattleStarted):
+        sides = ", ".join(f"{s.side} {_plural(s.dice, 'die' if s.dice == 1 else 'dice')}"
+                          .replace(" dices", " dice") for s in event.sides)
+        return f"Battle for {realm_name(event.realm)}: {sides} (SW-5.2)"
+    if isinstance(event, DiceRolled):
+        rolls = ", ".join(f"{r.side} rolls {','.join(map(str, r.values))}" for r in event.rolls)
+        return f"Dice: {rolls}"
+    if isinstance(event, PointsScored):
+        return f"{event.side} scores {event.points}: {_reason(event)} ({event.rule})"
+    if isinstance(event, MeepleReturned):
+        return (f"{event.player}'s {_size(event.large)} meeple returns from "
+                f"{event.spot.feature} at ({event.spot.x}, {event.spot.y})")
+    if isinstance(event, BattleEnded):
+        return f"{event.winner} wins the battle for {realm_name(event.realm)}"
+    if isinstance(event, TurnEnded):
+        return f"End of turn {event.turn} ({event.player})"
+    if isinstance(event, GameEnded):
+        scores = ", ".join(f"{s.side} {s.points}" for s in event.scores)
+        label = "Winner" if len(event.winners) == 1 else "Winners, sharing the victory"
+        return f"Game over: {scores}. {label}: {', '.join(event.winners)} (SW-7.3)"
+    if isinstance(event, Undone):
+        return "Undone: the step(s) starting at seq " + ", ".join(map(str, event.steps))
+    if isinstance(event, Redone):
+        return "Redone: the step(s) starting at seq " + ", ".join(map(str, event.steps))
+    return type(event).__name__
+
+
+def _reason(event: PointsScored) -> str:
+    realm = realm_name(event.realm)
+    if event.reason == "defeat":
+        return f"lost the battle for {realm}, 1 per die rolled ({event.dice})"
+    if event.reason == "tie":
+        return f"tied the top roll in the battle for {realm}"
+    state = "completed" if event.reason == "realm" else "incomplete, final scoring:"
+    parts = [_plural(event.tiles, "tile"), _plural(event.symbols, "symbol")]
+    return f"{state} {realm.removeprefix('the ')}, {' + '.join(parts)}"

@@ -1,0 +1,201 @@
+"""Rendering results of the game commands as text or JSON."""
+
+from __future__ import annotations
+
+import msgspec
+from meeple.cli import views
+from meeple.cli.narrate import tell
+from meeple.cli.output import emit_json, say
+from meeple.cli.store import Failure, Game
+from meeple.engine.flow import awaiting
+from meeple.engine.state import GameState
+from meeple.events.log import short
+from meeple.events.model import Event, TurnEnded
+from meeple.events.tileset import TileSetDef
+
+RECONSTRUCTED = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
+                 "the box was available); owners can enter their box in a tile set file and "
+                 "pass --tileset FILE")
+
+
+def next_line(state: GameState) -> str:
+    """What happens next, as one line with the command to type."""
+    waiting = awaiting(state)
+    who = state.player
+    if waiting == "place":
+        return f"Next: {who} places {state.drawn} (`meeple moves` lists where)"
+    if waiting == "meeple":
+        from meeple.engine.decide import legal_targets
+
+        targets = legal_targets(state) if any(state.reserve[who]) else []
+        options = ", ".join(targets) if targets else "none"
+        return f"Next: {who} may place a meeple (targets: {options}) or skip"
+    if waiting == "draw":
+        return f"Next: {who} draws a tile and enters it (`meeple draw GAME TILE`)"
+    if waiting == "dice":
+        battle = state.battle
+        assert battle is not None
+        wanted = " ".join(f"{s}=" + ",".join(["N"] * battle.dice[s]) for s in battle.active)
+        return f"Next: enter the dice of this battle round (`meeple roll GAME {wanted}`)"
+    if waiting == "over":
+        return "The game is over."
+    return "The rules have consequences to write: any move command writes them first."
+
+
+def report_move(path: str, state: GameState, events: list[Event], head: str | None,
+                as_json: bool) -> None:
+    if as_json:
+        emit_json({
+            "events": [msgspec.to_builtins(e) for e in events],
+            "status": views.status(state, head or ""),
+        })
+        return
+    for event in events:
+        say(tell(event))
+    say(next_line(state))
+    say(f"head {short(head)}")
+
+
+def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
+    view = views.status(state, head)
+    if as_json:
+        emit_json(view)
+        return
+    say(f"{path}: turn {view['turn']}, {view['player']} ({view['name']}): "
+        f"{view['phase'].replace('_', ' ')}" + (f" {view['tile']}" if view["tile"] else ""))
+    say(f"  tiles left {view['tiles_left']} · {view['mode']} mode"
+        + (" · team variant" if view["team"] else "")
+        + f" · tile set {view['tileset']['name']} ({view['tileset']['status']})")
+    say("  scores   " + "  ".join(f"{s} {p}" for s, p in view["scores"].items()))
+    say("  reserve  " + "  ".join(f"{c} {r['small']}+{r['large']}"
+                                  for c, r in view["reserves"].items()) + "  (small+large)")
+    if "battle" in view:
+        say("  battle   " + ", ".join(f"{s} rolls {n}" for s, n in view["battle"]["dice"].items()))
+    if "winners" in view:
+        say("  winners  " + ", ".join(view["winners"]))
+    undo = view["undo"]
+    say(f"  undo     {undo['steps']} step(s) ({undo['policy']}), redo {undo['redo']}")
+    say(f"  head     {view['head_short']}  ({view['head']})")
+    say(next_line(state))
+
+
+def print_moves(state: GameState, as_json: bool) -> None:
+    listed = views.moves(state)
+    if as_json:
+        emit_json(listed)
+        return
+    waiting = awaiting(state)
+    if waiting == "place":
+        say(f"{state.player} places {state.drawn}: {len(listed)} legal placement(s)")
+        for move in listed:
+            targets = " ".join(move["meeples"]) or "-"
+            say(f"  {move['x']:>3} {move['y']:>3} {move['rotation']:>3}   meeple: {targets}")
+    elif waiting == "meeple":
+        move = listed[0]
+        targets = ", ".join(move["meeples"]) or "none (skip)"
+        say(f"{state.player} placed at ({move['x']}, {move['y']}); meeple targets: {targets}")
+    else:
+        say(f"no placement to make now: {next_line(state)}")
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, compact: bool,
+                as_json: bool) -> None:
+    from meeple.cli.board import LEGEND, render, to_plain, to_rich
+
+    state = _state_at(game, at, turn)
+    if as_json:
+        emit_json(views.export(state))
+        return
+    console = _console()
+    terminal = console.is_terminal and not plain
+    lines = render(state, width=console.width, unicode=terminal, highlight=state.placed_at,
+                   compact=True if compact else None)
+    if terminal:
+        console.print(to_rich(lines))
+    else:
+        say(to_plain(lines))
+    say(LEGEND)
+    if state.tileset.status == "reconstructed":
+        say(f"note: {RECONSTRUCTED}")
+
+
+def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
+    from meeple.engine.play import fold
+
+    events = game.log.events
+    if at is None and turn is None:
+        return game.state
+    if at is not None and turn is not None:
+        raise Failure("--at and --turn exclude each other", 2)
+    if at is not None:
+        if not 0 <= at < len(events):
+            raise Failure(f"--at {at}: the log has seq 0 to {len(events) - 1}", 1)
+        return fold(events[: at + 1])
+    ends = [e.seq for e in events if isinstance(e, TurnEnded) and e.turn == turn]
+    if not ends:
+        raise Failure(f"--turn {turn}: no turn {turn} has ended in this game", 1)
+    return fold(events[: ends[-1] + 1])
+
+
+def print_replay(game: Game, *, first: int | None, last: int | None, boards: bool,
+                 as_json: bool) -> None:
+    from meeple.cli.history import undone_seqs
+    from meeple.engine.play import fold
+
+    events = game.log.events
+    undone = undone_seqs(events)
+    chosen = [e for e in events
+              if (first is None or e.seq >= first) and (last is None or e.seq <= last)]
+    if as_json:
+        emit_json([{"seq": e.seq, "undone": e.seq in undone, "text": tell(e),
+                    "event": msgspec.to_builtins(e)} for e in chosen])
+        return
+    for event in chosen:
+        mark = "  (undone)" if event.seq in undone else ""
+        prefix = "~" if event.seq in undone else " "
+        say(f"{prefix}{event.seq:>4}  {tell(event)}{mark}")
+        if boards and isinstance(event, TurnEnded) and event.seq not in undone:
+            from meeple.cli.board import render, to_plain
+
+            state = fold(events[: event.seq + 1])
+            say(to_plain(render(state, width=10_000, unicode=False, highlight=state.placed_at)))
+
+
+def print_score(state: GameState, as_json: bool) -> None:
+    view = views.score(state)
+    if as_json:
+        emit_json(view)
+        return
+    say("Scores: " + "  ".join(f"{s} {p}" for s, p in view["scores"].items()))
+    for row in view["breakdown"]:
+        realm = row["realm"]
+        detail = (f"{row['dice']} dice" if row["reason"] in ("defeat", "tie")
+                  else f"{row['tiles']} tiles, {row['symbols']} symbols")
+        say(f"  {row['seq']:>4}  {row['side']:<14} {row['points']:>3}  {row['reason']:<7}"
+            f"{row['kind']:<9} ({realm['x']}, {realm['y']}) {realm['feature']:<11} {detail:<20} {row['rule']}")
+    if view["over"]:
+        label = "Winner" if len(view["winners"]) == 1 else "Winners (shared victory)"
+        say(f"{label}: {', '.join(view['winners'])}")
+
+
+def print_tiles(definition: TileSetDef, as_json: bool) -> None:
+    from meeple.cli.tilesheet import sheet
+    from meeple.engine.tiles import compile_tileset
+
+    tileset = compile_tileset(definition)
+    if as_json:
+        emit_json({"name": tileset.name, "status": tileset.status, "sha256": tileset.sha256,
+                   "total": tileset.total(), "start": tileset.start,
+                   "tiles": msgspec.to_builtins(definition.tiles)})
+        return
+    say(f"Tile set {tileset.name}: {tileset.total()} tiles in {len(tileset.types)} types, "
+        f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
+    if tileset.status == "reconstructed":
+        say(f"note: {RECONSTRUCTED}")
+    say(sheet(tileset))

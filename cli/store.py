@@ -1,0 +1,97 @@
+"""Loading and saving games for the CLI: the log file, the fold, and tile set files.
+
+Every game a command acts on is read, structurally verified and re-verified
+by the rules (``meeple.engine.check``), so nothing is ever appended to a log
+that is not a legal game.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+
+import msgspec
+from meeple.engine.check import verify
+from meeple.engine.state import GameState
+from meeple.events import log as logfile
+from meeple.events.model import Event
+from meeple.events.tileset import TileSetDef, decode_tileset
+
+BUNDLED = {"star-wars": "star-wars.json"}
+
+
+class Failure(Exception):
+    """A failure the CLI reports in one line with an exit code (1 invalid, 3 corrupt log)."""
+
+    def __init__(self, message: str, code: int = 1):
+        self.message = message
+        self.code = code
+        super().__init__(message)
+
+
+@dataclass
+class Game:
+    """A game as loaded: its log (events and head hash) and the state they fold to."""
+
+    path: str
+    log: logfile.GameLog
+    state: GameState
+
+    @property
+    def head(self) -> str:
+        assert self.log.head is not None
+        return self.log.head
+
+
+def load(path: str) -> Game:
+    """Read, check and fold a game log.
+
+    :raises LogError: unreadable, corrupt, tampered or torn log (exit 3).
+    :raises Failure: a log whose moves break the rules (exit 1).
+    """
+    log = logfile.read(path)
+    verdict = verify(log.events)
+    if verdict.finding is not None:
+        finding = verdict.finding
+        rule = f" ({finding.rule})" if finding.rule else ""
+        raise Failure(f"{path}:{finding.line}: invalid game: {finding.message}{rule}; "
+                      "see `meeple check`")
+    assert verdict.state is not None
+    return Game(path, log, verdict.state)
+
+
+def save(game: Game, events: list[Event]) -> str:
+    """Append events after the head the game was loaded at; returns the new head."""
+    head = logfile.append(game.path, events, game.head)
+    game.log.events.extend(events)
+    game.log.head = head
+    return head
+
+
+def load_tileset(source: str | None) -> TileSetDef:
+    """A bundled tile set by name (default ``star-wars``), or a tile set file by path.
+
+    :raises Failure: unreadable or malformed file, naming the field.
+    """
+    name = source or "star-wars"
+    if name in BUNDLED:
+        data = resources.files("meeple.engine").joinpath("data", BUNDLED[name]).read_bytes()
+        where = f"bundled tile set {name}"
+    else:
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            raise Failure(f"{name}: cannot read the tile set file: {exc.strerror}") from None
+        where = name
+    try:
+        definition = decode_tileset(data)
+    except msgspec.ValidationError as exc:
+        raise Failure(f"{where}: not a tile set: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise Failure(f"{where}: not JSON: {exc}") from None
+    if not definition.name:
+        stem = os.path.splitext(os.path.basename(name))[0]
+        definition = msgspec.structs.replace(definition, name=stem)
+    return definition

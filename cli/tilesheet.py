@@ -1,0 +1,31 @@
+"""A text sheet of every tile type with its id and count (``meeple tiles``)."""
+
+from __future__ import annotations
+
+from meeple.cli.board import draw
+from meeple.engine.tiles import TileSet
+
+PER_ROW = 8
+
+
+def sheet(tileset: TileSet) -> str:
+    """Tile types drawn unrotated, eight to a row, each labelled ``id xcount``."""
+    cells = []
+    for tile in tileset.types.values():
+        grid = draw(tile, 0, [], unicode=False)
+        art = ["".join(ch for ch, _ in row) for row in grid]
+        label = f"{tile.id} x{tile.count}"
+        names = [f.name for f in tile.features if f.name]
+        cells.append((art, label, names[0] if names else ""))
+    width = max(12, max(len(label) for _, label, _ in cells) + 2,
+                max(len(name) for _, _, name in cells) + 2)
+    lines = []
+    for start in range(0, len(cells), PER_ROW):
+        row = cells[start:start + PER_ROW]
+        for r in range(3):
+            lines.append("".join(("[" + art[r] + "]").ljust(width) for art, _, _ in row).rstrip())
+        lines.append("".join(label.ljust(width) for _, label, _ in row).rstrip())
+        if any(name for _, _, name in row):
+            lines.append("".join(name.ljust(width) for _, _, name in row).rstrip())
+        lines.append("")
+    return "\n".join(lines).rstrip()

@@ -1,0 +1,141 @@
+"""Plain-data views of a game for ``--json`` and for the text renderers.
+
+The shapes here are the documented, stable JSON of ``status``, ``moves``,
+``score`` and the state export that ``check --expect`` compares.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from meeple.engine.board import placements
+from meeple.engine.decide import legal_targets, targets_for, undoable
+from meeple.engine.flow import awaiting
+from meeple.engine.state import GameState
+from meeple.events.log import short
+from meeple.events.model import Event, PointsScored
+
+PHASES = {
+    "place": "place_tile",
+    "meeple": "place_meeple",
+    "draw": "enter_draw",
+    "dice": "enter_dice",
+    "over": "over",
+    None: "resolving",
+}
+
+
+def effective_events(state: GameState) -> list[Event]:
+    """The events in effect: the log less what was undone and not redone."""
+    return [event for step in state.steps for event in step.events]
+
+
+def status(state: GameState, head: str) -> dict:
+    """The ``status --json`` document."""
+    waiting = awaiting(state)
+    view: dict = {
+        "turn": state.turn,
+        "player": state.player,
+        "name": state.name_of(state.player),
+        "phase": PHASES[waiting],
+        "tile": state.drawn,
+        "tiles_left": state.tiles_left(),
+        "scores": dict(state.scores),
+        "reserves": {c: {"small": r[0], "large": r[1]} for c, r in state.reserve.items()},
+        "head": head,
+        "head_short": short(head),
+        "seq": state.next_seq - 1,
+        "mode": state.setup.mode,
+        "team": state.setup.team,
+        "tileset": {"name": state.tileset.name, "status": state.tileset.status,
+                    "sha256": state.tileset.sha256},
+        "undo": {"policy": state.setup.options.undo, "steps": undoable(state),
+                 "redo": len(state.redo)},
+    }
+    if waiting == "dice" and state.battle is not None:
+        battle = state.battle
+        view["battle"] = {
+            "realm": msgspec.to_builtins(battle.spot),
+            "dice": {s: battle.dice[s] for s in battle.active},
+        }
+    if waiting == "over":
+        view["winners"] = list(state.winners or ())
+    return view
+
+
+def moves(state: GameState) -> list[dict]:
+    """The ``moves --json`` list: legal placements with the meeple targets each allows.
+
+    In the meeple step it holds the placement just made and its legal targets.
+    """
+    waiting = awaiting(state)
+    has_meeple = any(state.reserve[state.player])
+    if waiting == "place":
+        tile = state.tileset.types[state.drawn]  # type: ignore[index]
+        return [
+            {"x": x, "y": y, "rotation": r,
+             "meeples": targets_for(state, tile, x, y, r) if has_meeple else []}
+            for x, y, r in sorted(placements(state, tile))
+        ]
+    if waiting == "meeple":
+        x, y = state.placed_at  # type: ignore[misc]
+        placed = state.board[(x, y)]
+        return [{"x": x, "y": y, "rotation": placed.r * 90,
+                 "meeples": legal_targets(state) if has_meeple else []}]
+    return []
+
+
+def breakdown(state: GameState) -> list[dict]:
+    """Every scoring in effect, in order: who, points, why, which realm, under which rule."""
+    rows = []
+    for event in effective_events(state):
+        if isinstance(event, PointsScored):
+            kind = event.realm.feature.split(":")[0]
+            rows.append({
+                "seq": event.seq, "side": event.side, "points": event.points,
+                "reason": event.reason, "kind": kind,
+                "realm": msgspec.to_builtins(event.realm),
+                "tiles": event.tiles, "symbols": event.symbols, "dice": event.dice,
+                "rule": event.rule,
+            })
+    return rows
+
+
+def score(state: GameState) -> dict:
+    """The ``score --json`` document."""
+    view: dict = {
+        "scores": dict(state.scores),
+        "breakdown": breakdown(state),
+        "over": state.phase == "over",
+    }
+    if state.phase == "over":
+        view["winners"] = list(state.winners or ())
+    return view
+
+
+def export(state: GameState) -> dict:
+    """The whole visible state as plain data: the snapshot format of ``check --expect``."""
+    board = []
+    for x, y in state.placements:
+        placed = state.board[(x, y)]
+        o = placed.tile.orientations[placed.r]
+        meeples = []
+        for index, node in enumerate(placed.nodes):
+            realm = state.realms.realm(node)
+            for colour, large, where in realm.meeples:
+                if where == node:
+                    meeples.append({"player": colour, "large": large, "on": o.targets[index]})
+        board.append({"x": x, "y": y, "tile": placed.tile.id, "rotation": placed.r * 90,
+                      "meeples": meeples})
+    return {
+        "turn": state.turn,
+        "phase": PHASES[awaiting(state)],
+        "player": state.player,
+        "tile": state.drawn,
+        "tiles_left": state.tiles_left(),
+        "set_aside": list(state.set_aside),
+        "scores": dict(state.scores),
+        "reserves": {c: {"small": r[0], "large": r[1]} for c, r in state.reserve.items()},
+        "board": board,
+        "breakdown": breakdown(state),
+        "winners": list(state.winners) if state.winners is not None else None,
+    }
