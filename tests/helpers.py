@@ -1,0 +1,61 @@
+"""Test helpers: the bundled tile set, small custom sets, and a table-mode game driver."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import msgspec
+
+from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
+from meeple.engine.flow import awaiting
+from meeple.engine.play import play, settle
+from meeple.engine.setup import new_game
+from meeple.engine.state import GameState, start
+from meeple.events.model import Event
+from meeple.events.tileset import TileSetDef, decode_tileset
+
+
+def bundled() -> TileSetDef:
+    data = resources.files("meeple.engine").joinpath("data", "star-wars.json").read_bytes()
+    return decode_tileset(data)
+
+
+def mini_set(counts: dict[str, int], start: str = "D", extra: tuple = ()) -> TileSetDef:
+    """A tile set made of bundled tile types with the given counts (start included)."""
+    full = bundled()
+    tiles = [msgspec.structs.replace(t, count=counts[t.id]) for t in full.tiles if t.id in counts]
+    return msgspec.structs.replace(full, name="mini", status="test", start=start,
+                                   tiles=tuple(tiles) + tuple(extra))
+
+
+class Table:
+    """Drives a table-mode game: chosen draws, placements, meeples and dice."""
+
+    def __init__(self, players: list[str], tileset: TileSetDef | None = None, **options):
+        self.first = new_game(players, tileset or bundled(), table=True, **options)
+        self.state: GameState = start(self.first)
+        self.state, opening = settle(self.state)
+        self.events: list[Event] = [self.first, *opening]
+
+    def do(self, command) -> list[Event]:
+        self.state, new = play(self.state, command)
+        self.events += new
+        return new
+
+    def turn(self, tile: str, x: int, y: int, rotation: int, meeple: str | None = None,
+             large: bool = False) -> list[Event]:
+        """Draw ``tile``, place it, then deploy on ``meeple`` or skip."""
+        new = self.do(DrawTile(tile))
+        new += self.do(PlaceTile(x, y, rotation))
+        new += self.do(PlaceMeeple(meeple, large) if meeple else SkipMeeple())
+        return new
+
+    def roll(self, **rolls: tuple[int, ...]) -> list[Event]:
+        return self.do(RollDice({k: tuple(v) for k, v in rolls.items()}))
+
+    @property
+    def waiting(self) -> str | None:
+        return awaiting(self.state)
+
+    def of(self, kind: type) -> list:
+        return [e for e in self.events if isinstance(e, kind)]
