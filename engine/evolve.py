@@ -84,8 +84,10 @@ def _undo(state: GameState, event: Undone) -> GameState:
     count = len(event.steps)
     kept, undone = state.steps[:-count], state.steps[-count:]
     fresh = start(state.setup)  # type: ignore[arg-type]
-    for step in kept[1:]:
+    for step in kept:
         for past in step.events:
+            if past.seq == 0:
+                continue  # game_started: start() has applied it
             _record(fresh, past, redoing=True)
             _apply(fresh, past)
     fresh.redo = state.redo + list(reversed(undone))

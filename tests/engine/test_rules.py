@@ -3,7 +3,6 @@
 import msgspec
 import pytest
 from helpers import Table, bundled, mini_set
-
 from meeple.engine.board import placements
 from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
 from meeple.engine.decide import decide

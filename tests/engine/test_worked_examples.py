@@ -1,7 +1,6 @@
 """The worked examples at the end of RULES.md Part 1, each set up in table mode."""
 
 from helpers import Table, mini_set
-
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,

@@ -1,0 +1,50 @@
+"""Full re-verification: every input re-decided, every consequence recomputed."""
+
+import msgspec
+from helpers import Table
+from meeple.engine.check import verify
+from meeple.events.model import DiceRolled, PointsScored, Roll, TilePlaced
+
+
+def _battle_game():
+    t = Table(["red", "white"])
+    t.turn("L", -1, 0, 180, meeple="route:E")
+    t.turn("E", 0, 1, 180)
+    t.turn("endor", 0, -1, 0)
+    t.turn("tatooine", 1, 1, 0, meeple="route:S")
+    t.turn("V", 1, 0, 90)
+    t.roll(red=(5,), white=(2,))
+    return t.events
+
+
+def test_a_legal_game_verifies():
+    verdict = verify(_battle_game())
+    assert verdict.finding is None and not verdict.pending
+    assert verdict.state.scores == {"red": 4, "white": 1}
+
+
+def test_a_changed_score_is_reported_with_expected_and_found():
+    events = _battle_game()
+    i = max(i for i, e in enumerate(events) if isinstance(e, PointsScored))
+    events[i] = msgspec.structs.replace(events[i], points=40)
+    finding = verify(events).finding
+    assert finding.seq == events[i].seq and finding.rule == "SW-6.3"
+    assert '"points":4' in finding.expected and '"points":40' in finding.found
+
+
+def test_an_illegal_placement_is_reported_with_its_rule():
+    events = _battle_game()
+    i = next(i for i, e in enumerate(events) if isinstance(e, TilePlaced))
+    events[i] = msgspec.structs.replace(events[i], rotation=90)
+    finding = verify(events).finding
+    assert finding.seq == events[i].seq and finding.rule == "SW-3.1"
+    assert finding.message.startswith("illegal")
+
+
+def test_a_wrong_dice_count_is_reported():
+    events = _battle_game()
+    i = next(i for i, e in enumerate(events) if isinstance(e, DiceRolled))
+    events[i] = msgspec.structs.replace(events[i], rolls=(Roll(side="red", values=(5, 5)),
+                                                          Roll(side="white", values=(2,))))
+    finding = verify(events).finding
+    assert finding.rule == "SW-5.2" and "rolls 1 dice" in finding.message
