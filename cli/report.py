@@ -178,7 +178,8 @@ def print_score(state: GameState, as_json: bool) -> None:
         detail = (f"{row['dice']} dice" if row["reason"] in ("defeat", "tie")
                   else f"{row['tiles']} tiles, {row['symbols']} symbols")
         say(f"  {row['seq']:>4}  {row['side']:<14} {row['points']:>3}  {row['reason']:<7}"
-            f"{row['kind']:<9} ({realm['x']}, {realm['y']}) {realm['feature']:<11} {detail:<20} {row['rule']}")
+            f"{row['kind']:<9} ({realm['x']}, {realm['y']}) {realm['feature']:<11} {detail:<20} "
+            f"{row['rule']}")
     if view["over"]:
         label = "Winner" if len(view["winners"]) == 1 else "Winners (shared victory)"
         say(f"{label}: {', '.join(view['winners'])}")
