@@ -14,6 +14,7 @@ import os
 from typing import Annotated
 
 import typer
+
 from meeple.cli.output import emit_json, fail, say
 
 app = typer.Typer(

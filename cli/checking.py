@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 import msgspec
+
 from meeple.cli.output import emit_json, say
 from meeple.engine.check import verify
 from meeple.events import log as logfile

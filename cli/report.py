@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+
 from meeple.cli import views
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, say

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 import msgspec
+
 from meeple.engine.check import verify
 from meeple.engine.state import GameState
 from meeple.events import log as logfile

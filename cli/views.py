@@ -7,6 +7,7 @@ The shapes here are the documented, stable JSON of ``status``, ``moves``,
 from __future__ import annotations
 
 import msgspec
+
 from meeple.engine.board import placements
 from meeple.engine.decide import legal_targets, targets_for, undoable
 from meeple.engine.flow import awaiting

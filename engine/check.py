@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import msgspec
+
 from meeple.engine.commands import (
     Command,
     DrawTile,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
+
 from meeple.events.model import Event, GameStarted, decode, encode
 
 MAX_LINE_BYTES = 1 << 20

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+
 from meeple.events.tileset import TileSetDef
 
 SCHEMA_VERSION = 1

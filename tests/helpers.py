@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import resources
 
 import msgspec
+
 from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
 from meeple.engine.flow import awaiting
 from meeple.engine.play import play, settle

@@ -1,9 +1,11 @@
 """Full re-verification: every input re-decided, every consequence recomputed."""
 
 import msgspec
-from helpers import Table
+
 from meeple.engine.check import verify
 from meeple.events.model import DiceRolled, PointsScored, Roll, TilePlaced
+
+from helpers import Table
 
 
 def _battle_game():

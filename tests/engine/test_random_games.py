@@ -7,7 +7,7 @@ conserved; no score ever decreases; every tile is placed or set aside exactly on
 from collections import Counter
 
 import pytest
-from helpers import bundled
+
 from meeple.engine.bots import random_move
 from meeple.engine.evolve import evolve
 from meeple.engine.flow import awaiting
@@ -15,6 +15,8 @@ from meeple.engine.play import play, settle
 from meeple.engine.setup import new_game
 from meeple.engine.state import GameState, start
 from meeple.events.model import decode, encode
+
+from helpers import bundled
 
 GAMES = 1000
 SETUPS = [

@@ -2,7 +2,7 @@
 
 import msgspec
 import pytest
-from helpers import Table, bundled, mini_set
+
 from meeple.engine.board import placements
 from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
 from meeple.engine.decide import decide
@@ -19,6 +19,8 @@ from meeple.events.model import (
     TileSetAside,
 )
 from meeple.events.tileset import Edges, FeatureDef, TileDef
+
+from helpers import Table, bundled, mini_set
 
 
 def scored(t: Table):

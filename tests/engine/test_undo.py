@@ -1,7 +1,7 @@
 """Undo and redo: appended events, the three policies, and chance that undo cannot change."""
 
 import pytest
-from helpers import Table, bundled
+
 from meeple.engine.bots import random_move
 from meeple.engine.commands import DrawTile, PlaceTile, Redo, SkipMeeple, Undo
 from meeple.engine.decide import decide, undoable
@@ -11,6 +11,8 @@ from meeple.engine.play import fold, play, settle
 from meeple.engine.setup import new_game
 from meeple.engine.state import start
 from meeple.events.model import Undone
+
+from helpers import Table, bundled
 
 
 def digital(undo="turn", seed="5"):

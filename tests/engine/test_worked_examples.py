@@ -1,6 +1,5 @@
 """The worked examples at the end of RULES.md Part 1, each set up in table mode."""
 
-from helpers import Table, mini_set
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
@@ -8,6 +7,8 @@ from meeple.events.model import (
     MeepleReturned,
     PointsScored,
 )
+
+from helpers import Table, mini_set
 
 
 def points(table: Table) -> list[tuple[str, int, str]]:

@@ -4,10 +4,12 @@ import multiprocessing
 import os
 
 import pytest
-from helpers import bundled
+
 from meeple.engine.setup import new_game
 from meeple.events import log as logfile
 from meeple.events.model import TileDrawn, TurnEnded
+
+from helpers import bundled
 
 
 def _game(path, turns=4):

@@ -2,7 +2,7 @@
 
 import msgspec
 import pytest
-from helpers import bundled
+
 from meeple.engine.setup import new_game
 from meeple.events.model import (
     EVENT_TYPES,
@@ -29,6 +29,8 @@ from meeple.events.model import (
     line_schema,
     tag_of,
 )
+
+from helpers import bundled
 
 SPOT = Spot(x=1, y=-2, feature="route:E")
 
