@@ -40,6 +40,7 @@ def status(state: GameState, head: str) -> dict:
         "phase": PHASES[waiting],
         "tile": state.drawn,
         "tiles_left": state.tiles_left(),
+        "remaining": {tile: n for tile, n in state.remaining.items() if n},
         "scores": dict(state.scores),
         "reserves": {c: {"small": r[0], "large": r[1]} for c, r in state.reserve.items()},
         "head": head,

@@ -91,6 +91,42 @@ def test_a_table_game_with_a_battle_played_to_the_end(tmp_path, battle_tiles):
     assert run_json("check", path)["ok"]
 
 
+def test_a_full_size_table_game_played_to_the_end(tmp_path):
+    """Every one of the 75 tiles is typed in; unplaceable ones are set aside by the rules."""
+    path = tmp_path / "t.jsonl"
+    run("new", path, "--players", "red,black", "--table")
+    while (status := run_json("status", path))["phase"] != "over":
+        assert status["phase"] == "enter_draw"
+        run("draw", path, sorted(status["remaining"])[0])
+        if run_json("status", path)["phase"] != "place_tile":
+            continue
+        move = run_json("moves", path)[-1]
+        run("place", path, move["x"], move["y"], move["rotation"], "--no-meeple")
+    assert status["tiles_left"] == 0 and status["remaining"] == {}
+    assert run_json("check", path)["ok"]
+
+
+def test_no_meeple_left(tmp_path):
+    """SW-4.4 through the CLI: red has put all five meeples on planets."""
+    path = tmp_path / "t.jsonl"
+    run("new", path, "--players", "red,black", "--table")
+    red = [("hoth", 0, -1, []), ("endor", 1, -1, []), ("dagobah", -1, -1, []),
+           ("coruscant", 2, -1, []), ("naboo", -2, -1, ["--large"])]
+    black = [("U", 1, 0), ("U", 2, 0), ("U", -1, 0), ("U", -2, 0), ("U", 3, 0)]
+    for (tile, x, y, large), (other, bx, by) in zip(red, black, strict=True):
+        run("draw", path, tile)
+        run("place", path, x, y, 0, "--meeple", "planet", *large)
+        run("draw", path, other)
+        run("place", path, bx, by, 90, "--no-meeple")
+    assert run_json("status", path)["reserves"]["red"] == {"small": 0, "large": 0}
+    run("draw", path, "tatooine")
+    run("place", path, 3, -1, 0)
+    assert run_json("moves", path)[0]["meeples"] == []
+    message = fail("deploy", path, "planet")
+    assert "red has no small meeple in reserve (SW-4.4); none left: skip" in message
+    run("skip", path)
+
+
 def test_status_json_shape(game):
     status = run_json("status", game)
     assert {"turn", "player", "phase", "tile", "scores", "reserves", "head"} <= set(status)

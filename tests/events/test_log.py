@@ -187,3 +187,23 @@ def test_concurrent_writers_never_fork_or_break_the_chain(tmp_path):
     assert sum(wins.values()) == 100
     assert [e.seq for e in log.events] == list(range(101))
     assert os.path.getsize(path) == sum(len(line) + 1 for line in _lines(path))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "message"),
+    [
+        (b'"turn":3', b'"turn":3,"extra":1', None, "unknown field `extra`"),
+        (b'"turn":3', b'"turn":"3"', "turn", "Expected `int`, got `str`"),
+        (b'"player":"red"', b'"player":"pink"', "player", "Invalid enum value 'pink'"),
+    ],
+)
+def test_bad_fields_are_reported_at_path_line_with_the_field(tmp_path, old, new, field, message):
+    path = tmp_path / "g.jsonl"
+    _game(path)
+    lines = _lines(path)
+    lines[3] = lines[3].replace(old, new)
+    _write(path, lines)
+    with pytest.raises(logfile.LogError, match=message) as exc:
+        logfile.read(path)
+    assert (exc.value.kind, exc.value.line, exc.value.field) == ("corrupt", 4, field)
+    assert str(exc.value).startswith(f"{path}:4: ")
