@@ -59,3 +59,15 @@ class Table:
 
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
+
+
+def route_battle(players=("red", "white")) -> Table:
+    """RULES.md's route battle: red holds a route west of the start, white one ending at
+    tatooine (1, 1); red's curve at (1, 0) joins them into one complete 4-tile route."""
+    t = Table(list(players))
+    t.turn("L", -1, 0, 180, meeple="route:E")
+    t.turn("E", 0, 1, 180)
+    t.turn("endor", 0, -1, 0)
+    t.turn("tatooine", 1, 1, 0, meeple="route:S")
+    t.turn("V", 1, 0, 90)
+    return t

@@ -5,16 +5,11 @@ import msgspec
 from meeple.engine.check import verify
 from meeple.events.model import DiceRolled, PointsScored, Roll, TilePlaced
 
-from helpers import Table
+from helpers import route_battle
 
 
 def _battle_game():
-    t = Table(["red", "white"])
-    t.turn("L", -1, 0, 180, meeple="route:E")
-    t.turn("E", 0, 1, 180)
-    t.turn("endor", 0, -1, 0)
-    t.turn("tatooine", 1, 1, 0, meeple="route:S")
-    t.turn("V", 1, 0, 90)
+    t = route_battle()
     t.roll(red=(5,), white=(2,))
     return t.events
 

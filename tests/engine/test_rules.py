@@ -15,12 +15,13 @@ from meeple.events.model import (
     BattleStarted,
     GameEnded,
     PointsScored,
+    Spot,
     TileDrawn,
     TileSetAside,
 )
 from meeple.events.tileset import Edges, FeatureDef, TileDef
 
-from helpers import Table, bundled, mini_set
+from helpers import Table, bundled, mini_set, route_battle
 
 
 def scored(t: Table):
@@ -362,18 +363,11 @@ def test_symbols_score_for_whoever_holds_the_realm():
     assert scored(t) == [("red", 6, "realm", 4)]
 
 
-def test_several_battles_in_one_turn_follow_the_canonical_order():
-    """SW-5.5: realms touched by the placed tile, by first edge N, E, S, W."""
-    t = Table(["red", "white"])
-    # red holds the route ending west of the start; white a route ending at (1, 1)
-    t.turn("L", -1, 0, 180, meeple="route:E")
-    t.turn("E", 0, 1, 180)
-    t.turn("endor", 0, -1, 0)
-    t.turn("tatooine", 1, 1, 0, meeple="route:S")
-    # red closes both routes' junction with a curve: one realm, one battle
-    t.turn("V", 1, 0, 90)
+def test_the_battle_realm_is_named_by_its_first_placed_feature():
+    """SW-5.5: one battle for the joined route, named by the realm's first-placed feature."""
+    t = route_battle()
     assert len(t.of(BattleStarted)) == 1
-    assert t.of(BattleStarted)[0].realm.feature == "route:E"
+    assert t.of(BattleStarted)[0].realm == Spot(x=0, y=0, feature="route:E")
 
 
 def test_game_end_winners_share_the_victory_on_a_tie():

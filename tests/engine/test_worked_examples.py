@@ -8,7 +8,7 @@ from meeple.events.model import (
     PointsScored,
 )
 
-from helpers import Table, mini_set
+from helpers import Table, mini_set, route_battle
 
 
 def points(table: Table) -> list[tuple[str, int, str]]:
@@ -61,12 +61,7 @@ def test_completed_planet_with_its_symbol_scores_11():
 
 def test_route_battle_red_beats_white_then_scores_the_completed_route():
     """SW-5.2 to SW-5.4: 1 die each, no faction bonus; white scores 1 and goes home; red scores 4."""
-    t = Table(["red", "white"])
-    t.turn("L", -1, 0, 180, meeple="route:E")
-    t.turn("E", 0, 1, 180)
-    t.turn("endor", 0, -1, 0)
-    t.turn("tatooine", 1, 1, 0, meeple="route:S")
-    t.turn("V", 1, 0, 90)
+    t = route_battle()
     battle = t.of(BattleStarted)[0]
     assert [(s.side, s.dice) for s in battle.sides] == [("red", 1), ("white", 1)]
     assert t.waiting == "dice"
