@@ -381,6 +381,19 @@ def demo(
 
 @app.command()
 @guarded
+def bench(
+    quick: Annotated[bool, typer.Option("--quick", help="Fewer repeats.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Measure the engine: legal moves, apply, replay, check, random games, start-up."""
+    from meeple.cli import bench as benchmarks
+
+    report = benchmarks.run(quick)
+    emit_json(report) if as_json else say(benchmarks.render(report))
+
+
+@app.command()
+@guarded
 def schema() -> None:
     """The JSON Schema of one log line, for other tools to validate logs."""
     from meeple.events.model import line_schema

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from importlib import resources
 
 import msgspec
 
@@ -77,6 +76,9 @@ def load_tileset(source: str | None) -> TileSetDef:
     """
     name = source or "star-wars"
     if name in BUNDLED:
+        from importlib import resources
+
+
         data = resources.files("meeple.engine").joinpath("data", BUNDLED[name]).read_bytes()
         where = f"bundled tile set {name}"
     else:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.board import placements
-from meeple.engine.decide import legal_targets, targets_for, undoable
+from meeple.engine.decide import legal_targets, moves_with_targets, undoable
 from meeple.engine.flow import awaiting
 from meeple.engine.state import GameState
 from meeple.events.log import short
@@ -74,9 +73,8 @@ def moves(state: GameState) -> list[dict]:
     if waiting == "place":
         tile = state.tileset.types[state.drawn]  # type: ignore[index]
         return [
-            {"x": x, "y": y, "rotation": r,
-             "meeples": targets_for(state, tile, x, y, r) if has_meeple else []}
-            for x, y, r in sorted(placements(state, tile))
+            {"x": x, "y": y, "rotation": r, "meeples": targets if has_meeple else []}
+            for x, y, r, targets in sorted(moves_with_targets(state, tile))
         ]
     if waiting == "meeple":
         x, y = state.placed_at  # type: ignore[misc]

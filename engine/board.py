@@ -49,6 +49,8 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
                 joined.add((mine, their))
                 realms.connect(nodes[mine], other.nodes[their])
     state.placements.append((x, y))
+    if tile.planet >= 0:
+        state.planet_cells.append((x, y))
     return placed
 
 

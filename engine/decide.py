@@ -25,7 +25,7 @@ from meeple.engine.commands import (
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
-from meeple.engine.geometry import ROTATIONS, SIDES
+from meeple.engine.geometry import AROUND, FACING_MIDDLE, ROTATIONS, SIDES, STEP
 from meeple.engine.state import GameState
 from meeple.engine.targets import parse_target
 from meeple.events.model import (
@@ -144,6 +144,43 @@ def targets_for(state: GameState, tile, x: int, y: int, rotation: int) -> list[s
     free = free_features(state, tile, x, y, rotation // 90)
     free.extend(f"planet@{px},{py}" for px, py in planets_around(state, x, y))
     return free
+
+
+def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list[str]]]:
+    """Every legal placement (SW-3.1) with the meeple targets it allows (SW-4.2, SW-4.3).
+
+    What the neighbours hold is looked up once per cell, as a bit per side; planets
+    that could be attacked are indexed once per call.
+    """
+    board = state.board
+    realm = state.realms.realm
+    attacks = _attack_index(state)
+    moves = []
+    for (x, y), need in state.frontier.items():
+        rotations = tile.fits(need)
+        if not rotations:
+            continue
+        held = 0
+        for side in range(4):
+            dx, dy = STEP[side]
+            other = board.get((x + dx, y + dy))
+            if other is not None:
+                their = other.tile.orientations[other.r].ports[FACING_MIDDLE[side]]
+                if their >= 0 and realm(other.nodes[their]).meeples:
+                    held |= 1 << side
+        around = attacks.get((x, y), ())
+        for r in rotations:
+            moves.append((x, y, r * 90, tile.orientations[r].free(held) + list(around)))
+    return moves
+
+
+def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
+    """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise (SW-4.3)."""
+    index: dict[tuple[int, int], list[tuple[int, str]]] = {}
+    for px, py in state.planet_cells:
+        for order, (dx, dy) in enumerate(AROUND):
+            index.setdefault((px - dx, py - dy), []).append((order, f"planet@{px},{py}"))
+    return {cell: [t for _, t in sorted(found)] for cell, found in index.items()}
 
 
 def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:

@@ -45,3 +45,7 @@ def facing_port(port: int) -> int:
     """
     side, pos = divmod(port, 3)
     return opposite(side) * 3 + (2 - pos)
+
+
+#: For each side, the port of the neighbour facing my middle port on that side.
+FACING_MIDDLE = tuple(facing_port(side * 3 + 1) for side in range(4))

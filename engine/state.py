@@ -91,6 +91,7 @@ class GameState:
     reinserts: int = 0
     set_aside: list[str] = field(default_factory=list)
     placements: list[tuple[int, int]] = field(default_factory=list)
+    planet_cells: list[tuple[int, int]] = field(default_factory=list)
     next_seq: int = 1
     steps: list[Step] = field(default_factory=list)
     redo: list[Step] = field(default_factory=list)

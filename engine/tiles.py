@@ -42,6 +42,19 @@ class Oriented:
     feature_sides: tuple[tuple[int, ...], ...]
     #: for each feature, its canonical target: ``route:E``, ``asteroid:N``, ``planet``
     targets: tuple[str, ...]
+    #: for each feature, a bit per side it reaches (N=1, E=2, S=4, W=8)
+    masks: tuple[int, ...]
+    #: targets free when the sides in a bit mask lead to occupied realms, memoised
+    free_memo: dict[int, list[str]] = field(default_factory=dict)
+
+    def free(self, held: int) -> list[str]:
+        """Targets of features reaching none of the ``held`` sides (SW-4.2); planets always."""
+        found = self.free_memo.get(held)
+        if found is None:
+            found = self.free_memo[held] = [
+                t for t, m in zip(self.targets, self.masks, strict=True) if not m & held
+            ]
+        return found
 
 
 @dataclass(slots=True)
@@ -104,14 +117,28 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
             else:
                 ports[s * 3] = ports[s * 3 + 1] = ports[s * 3 + 2] = f.index
         targets.append("planet" if f.kind == "planet" else f"{f.kind}:{SIDES[sides[0]]}")
-    return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets))  # type: ignore[arg-type]
+    masks = tuple(sum(1 << side for side in sides) for sides in feature_sides)
+    return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets),  # type: ignore[arg-type]
+                    masks)
+
+
+_COMPILED: dict[str, TileSet] = {}
 
 
 def compile_tileset(definition: TileSetDef) -> TileSet:
-    """Check a tile set definition and compile it.
+    """Check a tile set definition and compile it; compiled sets are kept by content hash,
+    so their placement memos stay warm across games.
 
     :raises TileSetError: naming the tile and what is inconsistent (SW-1.1 to SW-1.4).
     """
+    sha = content_hash(definition)
+    cached = _COMPILED.get(sha)
+    if cached is None:
+        cached = _COMPILED[sha] = _compile(definition, sha)
+    return cached
+
+
+def _compile(definition: TileSetDef, sha: str) -> TileSet:
     if definition.edition != "star-wars":
         raise TileSetError(
             f"tile set edition is {definition.edition!r}; this engine plays 'star-wars'",
@@ -188,4 +215,4 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
         )
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set", rule="SW-2.1")
-    return TileSet(definition, content_hash(definition), types, definition.start)
+    return TileSet(definition, sha, types, definition.start)
