@@ -5,8 +5,9 @@
 - ``create`` never overwrites; ``append`` writes whole lines under an exclusive
   ``fcntl`` lock, flushes and fsyncs, and refuses if the file's last line is not
   the head the caller folded, so two writers cannot interleave or fork a game.
-- ``read`` decodes line by line and reports ``path:line``, the field and the
-  reason; a torn last line (a write cut short) is reported as such.
+- ``read`` takes a shared lock, decodes line by line and reports ``path:line``,
+  the field and the reason; a torn last line (a write cut short) is reported
+  as such.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def parse(path: str, data: bytes) -> GameLog:
             raise LogError(
                 "torn", path,
                 f"torn write: the last line is incomplete ({detail}); "
-                f"the {index} line(s) before it are intact — `meeple repair` can cut it off",
+                f"the {index} line(s) before it are intact",
                 line=lineno,
             )
         event = decode_line(path, lineno, raw, last=last)
@@ -189,6 +190,8 @@ def read(path: str | os.PathLike[str]) -> GameLog:
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
+            # a shared lock: never read half of a line another process is appending
+            fcntl.flock(handle.fileno(), fcntl.LOCK_SH)
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_FILE_BYTES:
                 raise LogError(
@@ -310,7 +313,7 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
         last, ends_newline = _last_line(fd, size)
         if not ends_newline:
             raise LogError(
-                "torn", name, "the last line is a torn write; run `meeple check` and `meeple repair`"
+                "torn", name, "the last line is a torn write; run `meeple check`"
             )
         if line_hash(last) != expected_head:
             raise LogError(
