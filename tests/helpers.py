@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 import msgspec
 
+from meeple.cli.store import load_tileset
 from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
 from meeple.engine.flow import awaiting
 from meeple.engine.play import play, settle
 from meeple.engine.setup import new_game
 from meeple.engine.state import GameState, start
 from meeple.events.model import Event
-from meeple.events.tileset import TileSetDef, decode_tileset
+from meeple.events.tileset import TileSetDef
 
 
 def bundled() -> TileSetDef:
-    data = resources.files("meeple.engine").joinpath("data", "star-wars.json").read_bytes()
-    return decode_tileset(data)
+    return load_tileset(None)
 
 
 def mini_set(counts: dict[str, int], start: str = "D", extra: tuple = ()) -> TileSetDef:
@@ -71,3 +69,14 @@ def route_battle(players=("red", "white")) -> Table:
     t.turn("tatooine", 1, 1, 0, meeple="route:S")
     t.turn("V", 1, 0, 90)
     return t
+
+
+def surround_hoth(t: Table, last_meeple: str | None = None) -> None:
+    """Hoth lies at (0, -1): lay its 7 other neighbours; the last, naboo, may deploy a meeple."""
+    t.turn("D", 1, 0, 0)
+    t.turn("D", -1, 0, 0)
+    t.turn("endor", -1, -1, 0)
+    t.turn("coruscant", 1, -1, 0)
+    t.turn("dagobah", 0, -2, 0)
+    t.turn("tatooine", -1, -2, 0)
+    t.turn("naboo", 1, -2, 0, meeple=last_meeple)

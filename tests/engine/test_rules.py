@@ -21,7 +21,7 @@ from meeple.events.model import (
 )
 from meeple.events.tileset import Edges, FeatureDef, TileDef
 
-from helpers import Table, bundled, mini_set, route_battle
+from helpers import Table, bundled, mini_set, route_battle, surround_hoth
 
 
 def scored(t: Table):
@@ -250,13 +250,7 @@ def test_attack_on_a_planet_that_the_placement_itself_completes():
     """SW-4.3 decision: allowed; the battle comes first (SW-5), then the winner scores (SW-6)."""
     t = Table(["white", "red"])
     t.turn("hoth", 0, -1, 0, meeple="planet")
-    t.turn("D", 1, 0, 0)
-    t.turn("D", -1, 0, 0)
-    t.turn("endor", -1, -1, 0)
-    t.turn("coruscant", 1, -1, 0)
-    t.turn("dagobah", 0, -2, 0)
-    t.turn("tatooine", -1, -2, 0)
-    t.turn("naboo", 1, -2, 0, meeple="planet@0,-1")
+    surround_hoth(t, last_meeple="planet@0,-1")
     battle = t.of(BattleStarted)[0]
     assert [(s.side, s.dice) for s in battle.sides] == [("white", 1), ("red", 2)]
     t.roll(white=(6,), red=(3, 2))
@@ -355,7 +349,7 @@ def test_a_tile_crossed_twice_by_one_route_counts_once():
 
 
 def test_symbols_score_for_whoever_holds_the_realm():
-    """SW-6.4: an Empire symbol on a route scores 2 for red (Rebel) too."""
+    """SW-6.4: a Bounty Hunters symbol on a route scores 2 for red (Rebel) too."""
     t = Table(["red", "black"])
     t.turn("L", -1, 0, 180, meeple="route:E")
     t.turn("U-b", 1, 0, 90)

@@ -8,7 +8,7 @@ from meeple.events.model import (
     PointsScored,
 )
 
-from helpers import Table, mini_set, route_battle
+from helpers import Table, mini_set, route_battle, surround_hoth
 
 
 def points(table: Table) -> list[tuple[str, int, str]]:
@@ -38,22 +38,11 @@ def test_completed_asteroid_field_of_3_tiles_with_an_empire_symbol_scores_8():
     assert (scored.tiles, scored.symbols) == (3, 1)
 
 
-def _surround_hoth(t: Table, last_meeple: str | None = None) -> None:
-    """Hoth at (0,-1) is placed; lay its other 7 neighbours, the last one by the next player."""
-    t.turn("D", 1, 0, 0)
-    t.turn("D", -1, 0, 0)
-    t.turn("endor", -1, -1, 0)
-    t.turn("coruscant", 1, -1, 0)
-    t.turn("dagobah", 0, -2, 0)
-    t.turn("tatooine", -1, -2, 0)
-    t.turn("naboo", 1, -2, 0, meeple=last_meeple)
-
-
 def test_completed_planet_with_its_symbol_scores_11():
     """SW-6.2 / SW-6.3: a planet completed by its 8th neighbour scores 9 + 2."""
     t = Table(["red", "black"])
     t.turn("hoth", 0, -1, 0, meeple="planet")
-    _surround_hoth(t)
+    surround_hoth(t)
     assert points(t) == [("red", 11, "realm")]
     assert t.of(PointsScored)[0].tiles == 9
     assert t.state.reserve["red"] == [4, 1]
