@@ -293,12 +293,13 @@ def check(
     games: Annotated[list[str], typer.Argument(help="Game logs to verify.", metavar="GAME...")],
     expect: Annotated[str | None, typer.Option(help="Compare the final state with this JSON "
                                                "snapshot (from `show --json`).")] = None,
+    jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
     as_json: Json = False,
 ) -> None:
     """Verify games in full: structure, hash chain, every move legal, every consequence."""
     from meeple.cli.checking import run_check
 
-    raise typer.Exit(run_check(games, expect, as_json))
+    raise typer.Exit(run_check(games, expect, as_json, jobs))
 
 
 @app.command()
@@ -331,12 +332,13 @@ def simulate(
     bot: Annotated[str, typer.Option(help="random or greedy.")] = "random",
     team: Annotated[bool, typer.Option("--team", help="Team variant.")] = False,
     unplaceable: Annotated[str, typer.Option(help="discard or reshuffle.")] = "discard",
+    jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
     as_json: Json = False,
 ) -> None:
     """Write complete bot-played games, one log per game."""
     from meeple.cli.simulating import run_simulate
 
-    run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json)
+    run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json, jobs)
 
 
 @app.command()

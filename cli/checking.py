@@ -6,7 +6,10 @@ rules or differs from its expected snapshot, else 0.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
+import sys
 
 import msgspec
 
@@ -84,7 +87,16 @@ def _short(value: object) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def run_check(paths: list[str], expect: str | None, as_json: bool) -> int:
+def _check_one(path: str, expected: object | None) -> tuple[dict, int]:
+    return check_file(path, expected)
+
+
+def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0) -> int:
+    """Check files (folders: their ``*.jsonl``), in ``jobs`` processes (0: one per core).
+
+    Reports stream out in file order; only the small per-file reports are kept, for the
+    JSON document and the summary.
+    """
     expected = None
     if expect is not None:
         try:
@@ -96,12 +108,13 @@ def run_check(paths: list[str], expect: str | None, as_json: bool) -> int:
             raise Failure(f"{expect}: cannot read the expected snapshot: {exc}") from None
     files = expand(paths)
     reports, worst = [], 0
-    for path in files:
-        report, code = check_file(path, expected)
-        reports.append(report)
-        worst = max(worst, code)
-        if not as_json:
-            _say_report(report)
+    with _progress(len(files), as_json) as advance:
+        for report, code in _results(files, expected, jobs):
+            reports.append(report)
+            worst = max(worst, code)
+            advance()
+            if not as_json:
+                _say_report(report)
     summary = {"games": len(reports), "valid": sum(r["ok"] for r in reports),
                "invalid": sum(1 for r in reports if not r["ok"] and r["head"] is not None),
                "unreadable": sum(1 for r in reports if r["head"] is None)}
@@ -114,6 +127,26 @@ def run_check(paths: list[str], expect: str | None, as_json: bool) -> int:
         say(f"{summary['games']} games: {summary['valid']} valid, {summary['invalid']} invalid, "
             f"{summary['unreadable']} unreadable or corrupt")
     return worst
+
+
+def _results(files: list[str], expected: object | None, jobs: int):
+    from meeple.cli.parallel import ordered_map
+
+    yield from ordered_map(functools.partial(_check_one, expected=expected), files, jobs)
+
+
+@contextlib.contextmanager
+def _progress(total: int, quiet: bool):
+    """A progress bar on stderr when it is a terminal and there is more than one file."""
+    if quiet or total < 2 or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("checking", total=total)
+        yield lambda: progress.advance(task)
 
 
 def _say_report(report: dict) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 from meeple.cli.output import emit_json, say
 from meeple.cli.store import load_tileset
@@ -26,29 +25,26 @@ def simulate_one(path: str, players: list[str], seed: str, bot: str, team: bool,
             "winners": list(state.winners or ()), "head": head}
 
 
-def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, team: bool,
-                 unplaceable: str, as_json: bool) -> None:
-    os.makedirs(out, exist_ok=True)
-    tileset = load_tileset(None)
-    results = []
-    progress = None
-    if sys.stderr.isatty() and not as_json:
-        from rich.progress import Progress
+def _one(job: tuple) -> dict:
+    path, players, seed, bot, team, unplaceable = job
+    return simulate_one(path, players, seed, bot, team, unplaceable)
 
-        progress = Progress(transient=True)
-        progress.start()
-        task = progress.add_task("simulating", total=games)
-    try:
-        for i in range(games):
-            game_seed = f"{seed}-{i}"
-            path = os.path.join(out, f"game-{game_seed}.jsonl")
-            results.append(simulate_one(path, players, game_seed, bot, team, unplaceable,
-                                        tileset))
-            if progress is not None:
-                progress.advance(task)
-    finally:
-        if progress is not None:
-            progress.stop()
+
+def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, team: bool,
+                 unplaceable: str, as_json: bool, jobs: int = 0) -> None:
+    """Write ``games`` games (seeds SEED-0, SEED-1, ...) in ``jobs`` processes."""
+    from meeple.cli.checking import _progress
+    from meeple.cli.parallel import ordered_map
+
+    new_game(players, load_tileset(None), seed=seed, team=team, unplaceable=unplaceable)
+    os.makedirs(out, exist_ok=True)
+    work = [(os.path.join(out, f"game-{seed}-{i}.jsonl"), players, f"{seed}-{i}", bot, team,
+             unplaceable) for i in range(games)]
+    results = []
+    with _progress(games, as_json) as advance:
+        for result in ordered_map(_one, work, jobs):
+            results.append(result)
+            advance()
     if as_json:
         emit_json(results)
         return

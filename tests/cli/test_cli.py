@@ -272,3 +272,6 @@ def test_autoplay_and_simulate(game, tmp_path):
                        "--seed", "s")
     assert len(results) == 2
     assert run("check", out).stdout.endswith("2 games: 2 valid, 0 invalid, 0 unreadable or corrupt\n")
+    serial = run_json("check", out, "--jobs", 1)
+    parallel = run_json("check", out, "--jobs", 2)
+    assert serial == parallel and serial["summary"]["valid"] == 2
