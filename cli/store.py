@@ -8,7 +8,6 @@ that is not a legal game.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 import msgspec
 
@@ -30,8 +29,7 @@ class Failure(Exception):
         super().__init__(message)
 
 
-@dataclass
-class Game:
+class Game(msgspec.Struct):
     """A game as loaded: its log (events and head hash) and the state they fold to."""
 
     path: str

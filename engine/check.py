@@ -8,8 +8,6 @@ what was found.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import msgspec
 
 from meeple.engine.commands import (
@@ -41,8 +39,7 @@ from meeple.events.model import (
 )
 
 
-@dataclass
-class Finding:
+class Finding(msgspec.Struct):
     """Where a recorded game departs from the rules."""
 
     seq: int
@@ -56,8 +53,7 @@ class Finding:
         return self.seq + 1
 
 
-@dataclass
-class Verdict:
+class Verdict(msgspec.Struct):
     """The result of re-verifying a game: the state reached and the first finding, if any."""
 
     state: GameState | None

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 
-@dataclass(frozen=True)
-class PlaceTile:
+class PlaceTile(msgspec.Struct, frozen=True):
     """SW-3.1: place the drawn tile at (x, y), turned ``rotation`` degrees clockwise."""
 
     x: int
@@ -14,42 +13,36 @@ class PlaceTile:
     rotation: int
 
 
-@dataclass(frozen=True)
-class PlaceMeeple:
+class PlaceMeeple(msgspec.Struct, frozen=True):
     """SW-4.1: place a meeple from reserve on ``target`` (see ``meeple.engine.targets``)."""
 
     target: str
     large: bool = False
 
 
-@dataclass(frozen=True)
-class SkipMeeple:
+class SkipMeeple(msgspec.Struct, frozen=True):
     """SW-4.1: place no meeple this turn."""
 
 
-@dataclass(frozen=True)
-class DrawTile:
+class DrawTile(msgspec.Struct, frozen=True):
     """Table mode: record the tile the player drew from the physical pile (SW-3.1)."""
 
     tile: str
 
 
-@dataclass(frozen=True)
-class RollDice:
+class RollDice(msgspec.Struct, frozen=True):
     """Table mode: record the physical dice of one battle round, by colour or side (SW-5.6)."""
 
-    rolls: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    rolls: dict[str, tuple[int, ...]] = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Undo:
+class Undo(msgspec.Struct, frozen=True):
     """Take back the last ``steps`` steps, as the game's undo policy allows."""
 
     steps: int = 1
 
 
-@dataclass(frozen=True)
-class Redo:
+class Redo(msgspec.Struct, frozen=True):
     """Apply again the last ``steps`` undone steps, if nothing was done since."""
 
     steps: int = 1

@@ -7,7 +7,7 @@ builds the state the first event describes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from meeple.engine import chance
 from meeple.engine.errors import InvalidCommand
@@ -30,8 +30,7 @@ FACTION_OF = {
 SMALL, LARGE = 4, 1  # SW-1.6
 
 
-@dataclass(slots=True)
-class Placed:
+class Placed(msgspec.Struct):
     """A tile on the board: its type, rotation index (0-3) and the node of each feature."""
 
     tile: TileType
@@ -39,8 +38,7 @@ class Placed:
     nodes: tuple[int, ...]
 
 
-@dataclass(slots=True)
-class Battle:
+class Battle(msgspec.Struct):
     """A battle in progress over one realm (SW-5)."""
 
     root: int
@@ -48,11 +46,10 @@ class Battle:
     dice: dict[str, int]
     active: list[str]
     roll: dict[str, tuple[int, ...]] | None = None
-    tie_paid: set[str] = field(default_factory=set)
+    tie_paid: set[str] = msgspec.field(default_factory=set)
 
 
-@dataclass(slots=True)
-class Step:
+class Step(msgspec.Struct):
     """A unit of undo: an input event and the consequences that followed it."""
 
     events: list[Event]
@@ -65,8 +62,7 @@ class Step:
         return self.events[0].seq
 
 
-@dataclass(slots=True)
-class GameState:
+class GameState(msgspec.Struct):
     setup: GameStarted
     tileset: TileSet
     players: tuple[str, ...]
@@ -81,20 +77,20 @@ class GameState:
     current: int = 0
     phase: str = "draw"
     drawn: str | None = None
-    board: dict[tuple[int, int], Placed] = field(default_factory=dict)
-    frontier: dict[tuple[int, int], tuple] = field(default_factory=dict)
-    realms: Realms = field(default_factory=Realms)
+    board: dict[tuple[int, int], Placed] = msgspec.field(default_factory=dict)
+    frontier: dict[tuple[int, int], tuple] = msgspec.field(default_factory=dict)
+    realms: Realms = msgspec.field(default_factory=Realms)
     placed_at: tuple[int, int] | None = None
     attacked: tuple[int, int] | None = None
     battle: Battle | None = None
     dice_used: int = 0
     reinserts: int = 0
-    set_aside: list[str] = field(default_factory=list)
-    placements: list[tuple[int, int]] = field(default_factory=list)
-    planet_cells: list[tuple[int, int]] = field(default_factory=list)
+    set_aside: list[str] = msgspec.field(default_factory=list)
+    placements: list[tuple[int, int]] = msgspec.field(default_factory=list)
+    planet_cells: list[tuple[int, int]] = msgspec.field(default_factory=list)
     next_seq: int = 1
-    steps: list[Step] = field(default_factory=list)
-    redo: list[Step] = field(default_factory=list)
+    steps: list[Step] = msgspec.field(default_factory=list)
+    redo: list[Step] = msgspec.field(default_factory=list)
     winners: tuple[str, ...] | None = None
 
     @property

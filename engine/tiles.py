@@ -8,7 +8,7 @@ meeple target of each feature, so placement and realm tracking are lookups.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import ROTATIONS, SIDE_INDEX, SIDES, turned
@@ -19,8 +19,7 @@ FEATURE_KINDS = ("route", "asteroid", "planet")
 FACTIONS = ("rebel", "empire", "bounty_hunter")
 
 
-@dataclass(frozen=True, slots=True)
-class Feature:
+class Feature(msgspec.Struct, frozen=True):
     """One feature of a tile type as printed: kind, printed sides, symbol, name."""
 
     index: int
@@ -30,8 +29,7 @@ class Feature:
     name: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Oriented:
+class Oriented(msgspec.Struct, frozen=True):
     """A tile type turned by one rotation: everything placement and realms look up."""
 
     rotation: int
@@ -45,7 +43,7 @@ class Oriented:
     #: for each feature, a bit per side it reaches (N=1, E=2, S=4, W=8)
     masks: tuple[int, ...]
     #: targets free when the sides in a bit mask lead to occupied realms, memoised
-    free_memo: dict[int, list[str]] = field(default_factory=dict)
+    free_memo: dict[int, list[str]] = msgspec.field(default_factory=dict)
 
     def free(self, held: int) -> list[str]:
         """Targets of features reaching none of the ``held`` sides (SW-4.2); planets always."""
@@ -57,8 +55,7 @@ class Oriented:
         return found
 
 
-@dataclass(slots=True)
-class TileType:
+class TileType(msgspec.Struct):
     """A tile type with its four orientations and a memo of which fit a neighbourhood."""
 
     id: str
@@ -66,7 +63,7 @@ class TileType:
     features: tuple[Feature, ...]
     orientations: tuple[Oriented, Oriented, Oriented, Oriented]
     planet: int  # feature index of the planet, or -1
-    fits_memo: dict[tuple, tuple[int, ...]] = field(default_factory=dict)
+    fits_memo: dict[tuple, tuple[int, ...]] = msgspec.field(default_factory=dict)
 
     def fits(self, need: tuple) -> tuple[int, ...]:
         """Rotation indexes (0-3) whose edges match ``need`` (a kind or None per side, SW-3.1)."""
@@ -81,8 +78,7 @@ class TileType:
         return found
 
 
-@dataclass(slots=True)
-class TileSet:
+class TileSet(msgspec.Struct):
     """A validated tile set: its definition, content hash and compiled tile types."""
 
     definition: TileSetDef

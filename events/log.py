@@ -17,7 +17,6 @@ import hashlib
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
@@ -64,12 +63,11 @@ class LogError(Exception):
         return f"{self.where}: {self.message}{field}"
 
 
-@dataclass
-class GameLog:
+class GameLog(msgspec.Struct):
     """A log as read from disk: its events and the hash of its last line."""
 
     path: str
-    events: list[Event] = field(default_factory=list)
+    events: list[Event] = msgspec.field(default_factory=list)
     head: str | None = None
 
 
