@@ -45,6 +45,10 @@ def guarded(fn):
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
+        except BrokenPipeError:
+            # the reader stopped early (`meeple replay GAME | head`): end quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            raise typer.Exit(0) from None
         except Failure as exc:
             fail(exc.message, exc.code)
         except LogError as exc:
