@@ -401,6 +401,24 @@ def bench(
 
 @app.command()
 @guarded
+def repair(game: Game) -> None:
+    """Cut off a torn last line (a write cut short by a crash), keeping a backup copy.
+
+    Never automatic, and it changes nothing else: a log with any other fault is refused.
+    """
+    from meeple.events import log as logfile
+
+    result = logfile.repair(game)
+    if result is None:
+        say(f"{game}: nothing to repair")
+        return
+    line, cut, backup = result
+    say(f"{game}: cut off the torn line {line} ({cut} bytes); the file as it was is kept in "
+        f"{backup}; head now {logfile.short(logfile.read(game).head)}")
+
+
+@app.command()
+@guarded
 def schema() -> None:
     """The JSON Schema of one log line, for other tools to validate logs."""
     from meeple.events.model import line_schema

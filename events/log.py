@@ -132,7 +132,8 @@ def parse(path: str, data: bytes) -> GameLog:
             raise LogError(
                 "torn", path,
                 f"torn write: the last line is incomplete ({detail}); "
-                f"the {index} line(s) before it are intact",
+                f"the {index} line(s) before it are intact; `meeple repair` cuts it off, "
+                "keeping a backup",
                 line=lineno,
             )
         event = decode_line(path, lineno, raw, last=last)
@@ -311,7 +312,8 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
         last, ends_newline = _last_line(fd, size)
         if not ends_newline:
             raise LogError(
-                "torn", name, "the last line is a torn write; run `meeple check`"
+                "torn", name, "the last line is a torn write; `meeple repair` cuts it off, "
+                "keeping a backup"
             )
         if line_hash(last) != expected_head:
             raise LogError(
@@ -324,3 +326,53 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
         os.close(fd)
     assert head is not None
     return head
+
+
+def repair(path: str | os.PathLike[str]) -> tuple[int, int, str] | None:
+    """Cut off a torn last line, after keeping a copy of the file; nothing else, ever.
+
+    Returns ``(line, bytes cut, backup path)``, or None if the log needs no repair.
+
+    :raises LogError: for any other fault (corrupt, tampered, ...): those need a person.
+    """
+    name = os.fspath(path)
+    try:
+        read(name)
+        return None
+    except LogError as exc:
+        if exc.kind != "torn":
+            raise
+        torn_line = exc.line
+    fd = os.open(name, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        data = b""
+        while chunk := os.read(fd, 1 << 20):
+            data += chunk
+        keep = data.rfind(b"\n") + 1
+        try:
+            parse(name, data[:keep])
+        except LogError as exc:
+            raise LogError(exc.kind, name, f"after the torn line is cut off: {exc.message}",
+                           line=exc.line, field=exc.field) from None
+        backup = _backup(name, data)
+        os.ftruncate(fd, keep)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return torn_line or 0, len(data) - keep, backup
+
+
+def _backup(name: str, data: bytes) -> str:
+    for n in range(1, 1000):
+        candidate = f"{name}.torn-{n}.bak"
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        try:
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+        return candidate
+    raise LogError("unreadable", name, "no free name for a backup copy")

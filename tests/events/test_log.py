@@ -207,3 +207,28 @@ def test_bad_fields_are_reported_at_path_line_with_the_field(tmp_path, old, new,
         logfile.read(path)
     assert (exc.value.kind, exc.value.line, exc.value.field) == ("corrupt", 4, field)
     assert str(exc.value).startswith(f"{path}:4: ")
+
+
+def test_repair_cuts_only_a_torn_last_line_and_keeps_a_backup(tmp_path):
+    path = tmp_path / "g.jsonl"
+    head = _game(path)
+    whole = path.read_bytes()
+    path.write_bytes(whole + b'{"type":"tile_drawn","seq":5,"pr')
+    line, cut, backup = logfile.repair(path)
+    assert (line, cut) == (6, len(b'{"type":"tile_drawn","seq":5,"pr'))
+    assert path.read_bytes() == whole and logfile.read(path).head == head
+    assert open(backup, "rb").read() == whole + b'{"type":"tile_drawn","seq":5,"pr'
+    assert logfile.repair(path) is None
+
+
+def test_repair_refuses_anything_but_a_torn_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    _game(path)
+    lines = _lines(path)
+    del lines[2]
+    _write(path, lines)
+    before = path.read_bytes()
+    with pytest.raises(logfile.LogError) as exc:
+        logfile.repair(path)
+    assert exc.value.kind == "tampered" and path.read_bytes() == before
+    assert not list(tmp_path.glob("*.bak"))
