@@ -102,7 +102,7 @@ def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0
         try:
             with open(expect, "rb") as handle:
                 expected = msgspec.json.decode(handle.read())
-        except (OSError, msgspec.DecodeError) as exc:
+        except (OSError, msgspec.DecodeError, UnicodeDecodeError) as exc:
             from meeple.cli.store import Failure
 
             raise Failure(f"{expect}: cannot read the expected snapshot: {exc}") from None

@@ -90,7 +90,7 @@ def load_tileset(source: str | None) -> TileSetDef:
         definition = decode_tileset(data)
     except msgspec.ValidationError as exc:
         raise Failure(f"{where}: not a tile set: {exc}") from None
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise Failure(f"{where}: not JSON: {exc}") from None
     if not definition.name:
         stem = os.path.splitext(os.path.basename(name))[0]

@@ -137,11 +137,31 @@ def parse(path: str, data: bytes) -> GameLog:
                 line=lineno,
             )
         event = decode_line(path, lineno, raw, last=last)
-        _check_link(path, lineno, event, prev_hash)
+        try:
+            _check_link(path, lineno, event, prev_hash)
+        except LogError as exc:
+            if exc.field == "prev" and lineno > 1 and _also_altered(raw, lines, index):
+                raise LogError("tampered", path, f"line {lineno} was altered: its prev no longer "
+                               f"matches line {lineno - 1}, and line {lineno + 1}'s prev no "
+                               f"longer matches it", line=lineno, field="prev",
+                               seq=event.seq) from None
+            raise
         log.events.append(event)
         prev_hash = line_hash(raw)
     log.head = prev_hash
     return log
+
+
+def _also_altered(raw: bytes, lines: list[bytes], index: int) -> bool:
+    """Whether the link after line ``index`` is broken too: then that line itself changed
+    (its own prev), not the line before it."""
+    if index + 1 >= len(lines):
+        return False
+    try:
+        following = decode(lines[index + 1])
+    except msgspec.DecodeError:
+        return False
+    return following.prev != line_hash(raw)
 
 
 def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> None:

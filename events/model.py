@@ -266,8 +266,14 @@ def encode(event: Event) -> bytes:
 
 
 def decode(line: bytes) -> Event:
-    """Decode one line; raises ``msgspec.DecodeError`` (incl. ``ValidationError``)."""
-    return DECODER.decode(line)
+    """Decode one line; raises ``msgspec.DecodeError`` (incl. ``ValidationError``), also for
+    bytes that are not UTF-8."""
+    try:
+        return DECODER.decode(line)
+    except UnicodeDecodeError as exc:
+        raise msgspec.DecodeError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply for an event") from None
 
 
 def tag_of(event_type: type[Event]) -> str:
