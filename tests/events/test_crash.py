@@ -1,0 +1,71 @@
+"""Crash consistency: writers killed with SIGKILL at random moments never leave a broken log.
+
+Afterwards the log is valid, or valid up to a torn last line that ``repair`` cuts off;
+either way every recorded move still passes the full rules check.
+"""
+
+import multiprocessing
+import os
+import random
+import signal
+import time
+
+from meeple.engine.bots import random_move
+from meeple.engine.check import verify
+from meeple.engine.flow import awaiting
+from meeple.engine.play import play, settle
+from meeple.engine.setup import new_game
+from meeple.engine.state import start
+from meeple.events import log as logfile
+
+from helpers import bundled
+
+KILLS = 120
+
+
+def _writer(path: str) -> None:
+    """Append random moves forever, each after reading the log back, as the CLI does."""
+    while True:
+        log = logfile.read(path)
+        state = verify(log.events).state
+        if awaiting(state) == "over":
+            os._exit(0)
+        state, events = play(state, random_move(state))
+        logfile.append(path, events, log.head)
+
+
+def test_sigkill_at_random_moments_leaves_a_valid_or_torn_log(tmp_path):
+    rng = random.Random(20261121)
+    context = multiprocessing.get_context("fork")
+    outcomes = {"valid": 0, "torn_then_repaired": 0}
+    games = 0
+    path = None
+    lines_before, appended = 0, 0
+    for kill in range(KILLS):
+        if path is None or kill % 30 == 0:
+            games += 1
+            path = str(tmp_path / f"g{games}.jsonl")
+            first = new_game(["red", "black"], bundled(), seed=f"crash-{games}")
+            _, opening = settle(start(first))
+            logfile.create(path, [first, *opening])
+            lines_before = len(opening) + 1
+        writer = context.Process(target=_writer, args=(path,))
+        writer.start()
+        time.sleep(rng.uniform(0.0, 0.03))
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.join()
+        try:
+            log = logfile.read(path)
+            outcomes["valid"] += 1
+        except logfile.LogError as exc:
+            assert exc.kind == "torn", exc
+            assert logfile.repair(path) is not None
+            log = logfile.read(path)
+            outcomes["torn_then_repaired"] += 1
+        verdict = verify(log.events)
+        assert verdict.finding is None, verdict.finding
+        appended += len(log.events) - lines_before
+        lines_before = len(log.events)
+    assert sum(outcomes.values()) == KILLS
+    assert appended > KILLS, "the writers must really have been writing when killed"
+    print(f"\n{KILLS} kills, {appended} lines appended: {outcomes}")
