@@ -21,13 +21,16 @@ from typing import Literal
 
 import msgspec
 
-from meeple.events.model import Event, GameStarted, decode, encode
+from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, decode, encode
+from meeple.events.upcast import decode_old, readable
 
 MAX_LINE_BYTES = 1 << 20
 MAX_FILE_BYTES = 64 << 20
+MAX_EVENTS = 100_000
 
 ErrorKind = Literal[
-    "missing", "unreadable", "exists", "corrupt", "torn", "tampered", "conflict", "too_large"
+    "missing", "unreadable", "exists", "corrupt", "torn", "tampered", "conflict", "too_large",
+    "newer",
 ]
 
 _AT_FIELD = re.compile(r" - at `\$(?P<path>[^`]*)`$")
@@ -89,14 +92,18 @@ def _split_field(message: str) -> tuple[str, str | None]:
     return message[: match.start()], path
 
 
-def decode_line(path: str, lineno: int, raw: bytes, *, last: bool) -> Event:
-    """Decode one line, raising a located ``LogError`` (``torn`` for a bad last line)."""
+def decode_line(path: str, lineno: int, raw: bytes, *, last: bool,
+                version: int = SCHEMA_VERSION) -> Event:
+    """Decode one line (upcast from an older ``version``), raising a located ``LogError``
+    (``torn`` for a bad last line)."""
     if len(raw) > MAX_LINE_BYTES:
         raise LogError(
             "too_large", path, f"line is {len(raw)} bytes; the limit is {MAX_LINE_BYTES}",
             line=lineno,
         )
     try:
+        if version != SCHEMA_VERSION:
+            return decode_old(raw, version)
         return decode(raw)
     except msgspec.ValidationError as exc:
         message, fld = _split_field(str(exc))
@@ -118,6 +125,10 @@ def parse(path: str, data: bytes) -> GameLog:
     torn_tail = lines[-1] != b""
     if not torn_tail:
         lines.pop()
+    if len(lines) > MAX_EVENTS:
+        raise LogError("too_large", path, f"the log has {len(lines)} lines; the limit is "
+                       f"{MAX_EVENTS}", line=MAX_EVENTS + 1)
+    version = _schema_of(path, lines[0])
     prev_hash: str | None = None
     count = len(lines)
     for index, raw in enumerate(lines):
@@ -136,7 +147,7 @@ def parse(path: str, data: bytes) -> GameLog:
                 "keeping a backup",
                 line=lineno,
             )
-        event = decode_line(path, lineno, raw, last=last)
+        event = decode_line(path, lineno, raw, last=last, version=version)
         try:
             _check_link(path, lineno, event, prev_hash)
         except LogError as exc:
@@ -162,6 +173,24 @@ def _also_altered(raw: bytes, lines: list[bytes], index: int) -> bool:
     except msgspec.DecodeError:
         return False
     return following.prev != line_hash(raw)
+
+
+def _schema_of(path: str, first: bytes) -> int:
+    """The schema version in ``game_started``; refuses a log from a newer meeple."""
+    try:
+        version = msgspec.json.decode(first).get("schema", SCHEMA_VERSION)
+    except (msgspec.DecodeError, UnicodeDecodeError, AttributeError, RecursionError):
+        return SCHEMA_VERSION  # the line-by-line decoding will say what is wrong
+    if not isinstance(version, int):
+        return SCHEMA_VERSION  # decoding game_started will name the field
+    if version > SCHEMA_VERSION:
+        raise LogError("newer", path, f"this log has schema {version}; this meeple reads "
+                       f"schema {SCHEMA_VERSION} and older: upgrade meeple", line=1,
+                       field="schema", seq=0)
+    if not readable(version):
+        raise LogError("unreadable", path, f"schema {version} is older than any this meeple "
+                       "can upgrade", line=1, field="schema", seq=0)
+    return version
 
 
 def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> None:
