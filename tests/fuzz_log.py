@@ -1,0 +1,60 @@
+"""Fuzz target for the log reader and the rules checker (atheris / libFuzzer).
+
+    python tests/fuzz_log.py -max_total_time=30 CORPUS_DIR
+
+Any input must either be refused by the reader with a located ``LogError``, or read and then
+re-verified without an exception. Anything else is a crash that libFuzzer reports and saves.
+"""
+
+import sys
+
+import atheris
+
+with atheris.instrument_imports():
+    import msgspec
+
+    from meeple.engine.check import verify
+    from meeple.events import log as logfile
+
+REFUSALS = ("corrupt", "torn", "tampered", "too_large", "newer", "unreadable")
+
+
+def check(data: bytes) -> None:
+    try:
+        log = logfile.parse("fuzz.jsonl", data)
+    except logfile.LogError as exc:
+        if exc.kind not in REFUSALS:
+            raise
+        return
+    verify(log.events)
+
+
+def rechained(data: bytes) -> bytes | None:
+    """The input with every prev recomputed, so that only the rules can refuse it."""
+    out, prev = [], None
+    for line in data.split(b"\n"):
+        if not line:
+            continue
+        try:
+            value = msgspec.json.decode(line)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return None
+        if not isinstance(value, dict):
+            return None
+        value["prev"] = prev
+        raw = msgspec.json.encode(value)
+        out.append(raw)
+        prev = logfile.line_hash(raw)
+    return b"\n".join(out) + b"\n" if out else None
+
+
+def one_input(data: bytes) -> None:
+    check(data)
+    again = rechained(data)
+    if again is not None:
+        check(again)
+
+
+if __name__ == "__main__":
+    atheris.Setup(sys.argv, one_input)
+    atheris.Fuzz()
