@@ -7,14 +7,19 @@ re-verified without an exception. Anything else is a crash that libFuzzer report
 """
 
 import sys
+from pathlib import Path
 
 import atheris
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 with atheris.instrument_imports():
     import msgspec
 
     from meeple.engine.check import verify
     from meeple.events import log as logfile
+
+    from helpers import rechain
 
 REFUSALS = ("corrupt", "torn", "tampered", "too_large", "newer", "unreadable")
 
@@ -31,21 +36,13 @@ def check(data: bytes) -> None:
 
 def rechained(data: bytes) -> bytes | None:
     """The input with every prev recomputed, so that only the rules can refuse it."""
-    out, prev = [], None
-    for line in data.split(b"\n"):
-        if not line:
-            continue
-        try:
-            value = msgspec.json.decode(line)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+    lines = [line for line in data.split(b"\n") if line]
+    try:
+        if not lines or not all(isinstance(msgspec.json.decode(x), dict) for x in lines):
             return None
-        if not isinstance(value, dict):
-            return None
-        value["prev"] = prev
-        raw = msgspec.json.encode(value)
-        out.append(raw)
-        prev = logfile.line_hash(raw)
-    return b"\n".join(out) + b"\n" if out else None
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return None
+    return b"\n".join(rechain(lines)) + b"\n"
 
 
 def one_input(data: bytes) -> None:

@@ -80,3 +80,22 @@ def surround_hoth(t: Table, last_meeple: str | None = None) -> None:
     t.turn("dagobah", 0, -2, 0)
     t.turn("tatooine", -1, -2, 0)
     t.turn("naboo", 1, -2, 0, meeple=last_meeple)
+
+
+def rechain(lines: list[bytes], change=None) -> list[bytes]:
+    """Raw log lines with every ``prev`` recomputed, after ``change(dict)`` on each decoded line,
+    so that a test can alter a log that only the rules, not the hash chain, will refuse."""
+    import msgspec
+
+    from meeple.events.log import line_hash
+
+    out, prev = [], None
+    for line in lines:
+        data = msgspec.json.decode(line)
+        if change is not None:
+            change(data)
+        data["prev"] = prev
+        raw = msgspec.json.encode(data)
+        out.append(raw)
+        prev = line_hash(raw)
+    return out

@@ -2,7 +2,6 @@
 
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from meeple.engine.check import verify
@@ -10,23 +9,22 @@ from meeple.events import log as logfile
 from meeple.events import upcast
 from meeple.events.model import SCHEMA_VERSION
 
+from helpers import rechain
+
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "random_3p_seed_1.jsonl"
 
 
 def _with_schema(version: int, rename_turn: bool = False) -> bytes:
     """The fixture as an older or newer meeple would have written it, chain recomputed."""
-    out, prev = [], None
-    for line in FIXTURE.read_bytes().rstrip(b"\n").split(b"\n"):
-        data = msgspec.json.decode(line)
-        data["prev"] = prev
+
+    def change(data: dict) -> None:
         if data["type"] == "game_started":
             data["schema"] = version
         if rename_turn and data["type"] == "turn_ended":
             data["round"] = data.pop("turn")
-        raw = msgspec.json.encode(data)
-        out.append(raw)
-        prev = logfile.line_hash(raw)
-    return b"\n".join(out) + b"\n"
+
+    lines = FIXTURE.read_bytes().rstrip(b"\n").split(b"\n")
+    return b"\n".join(rechain(lines, change)) + b"\n"
 
 
 def test_todays_fixtures_are_in_the_current_schema():
