@@ -95,13 +95,16 @@ def new(
                                                 "star-wars set).")] = None,
     unplaceable: Annotated[str, typer.Option(help="discard or reshuffle (SW-3.2).")] = "discard",
     undo: Annotated[str, typer.Option(help="Undo policy: turn, any or none.")] = "turn",
+    sealed: Annotated[bool, typer.Option("--sealed", help="Record only the seed's SHA-256; "
+                                         "keep the seed in GAME.seed (mode 0600) until the "
+                                         "end reveals it.")] = False,
     as_json: Json = False,
 ) -> None:
     """Start a new game log (never overwrites); in digital mode the first tile is drawn."""
     import secrets
 
     from meeple.cli.report import report_move
-    from meeple.cli.store import load_tileset
+    from meeple.cli.store import load_tileset, write_seed
     from meeple.engine.play import settle
     from meeple.engine.setup import new_game
     from meeple.engine.state import start
@@ -110,12 +113,19 @@ def new(
     if table and seed is not None:
         fail("--seed and --table exclude each other: in table mode players enter draws and "
              "dice", 2)
+    if table and sealed:
+        fail("--sealed and --table exclude each other: a table game has no seed", 2)
+    chosen = None if table else (seed if seed is not None else secrets.token_hex(16 if sealed
+                                                                                else 8))
     first = new_game(
         _split(players), load_tileset(tileset), names=_split(names) if names else None,
-        seed=None if table else (seed if seed is not None else secrets.token_hex(8)),
-        team=team, table=table, unplaceable=unplaceable, undo=undo,
+        seed=chosen, team=team, table=table, unplaceable=unplaceable, undo=undo, sealed=sealed,
     )
-    state, events = settle(start(first))
+    state, events = settle(start(first, chosen if sealed else None))
+    if sealed:
+        if os.path.exists(game):
+            fail(f"{game}: already exists; a game log is never overwritten", 1)
+        write_seed(game, chosen)  # type: ignore[arg-type]
     head = logfile.create(game, [first, *events])
     report_move(game, state, [first, *events], head, as_json)
 

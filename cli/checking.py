@@ -17,6 +17,11 @@ from meeple.cli.output import emit_json, say
 from meeple.engine.check import verify
 from meeple.events import log as logfile
 
+CHANCE_WORDS = {
+    "revealed": " · sealed seed revealed: every draw and die verified",
+    "sealed": " · sealed seed not revealed yet: draws and dice taken as recorded",
+}
+
 
 def expand(paths: list[str]) -> list[str]:
     """Files as given; folders stand for the ``*.jsonl`` files in them, sorted."""
@@ -50,6 +55,7 @@ def check_file(path: str, expected: object | None = None) -> tuple[dict, int]:
     assert state is not None
     report["over"] = state.phase == "over"
     report["pending"] = verdict.pending
+    report["chance"] = verdict.chance
     if expected is not None:
         from meeple.cli.views import export
 
@@ -154,7 +160,8 @@ def _say_report(report: dict) -> None:
     if report["ok"]:
         state = "over" if report.get("over") else "in progress"
         pending = " (consequences pending)" if report.get("pending") else ""
-        say(f"{path}: ok · {report['lines']} lines · game {state}{pending} · head "
+        chance = CHANCE_WORDS.get(report.get("chance", ""), "")
+        say(f"{path}: ok · {report['lines']} lines · game {state}{pending}{chance} · head "
             f"{logfile.short(report['head'])}")
         return
     for error in report["errors"]:

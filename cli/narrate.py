@@ -48,6 +48,8 @@ def tell(event: Event) -> str:
             p.colour + (f" ({p.name})" if p.name != p.colour else "") for p in event.players
         )
         mode = f"digital, seed {event.seed}" if event.mode == "digital" else "table mode"
+        if event.seed_sha256:
+            mode = f"digital, sealed seed (SHA-256 {event.seed_sha256[:12]})"
         team = ", team variant" if event.team else ""
         ts = event.tileset
         return (f"Game started: {players}; {mode}{team}; tile set {ts.name} "
@@ -88,7 +90,8 @@ def tell(event: Event) -> str:
     if isinstance(event, GameEnded):
         scores = ", ".join(f"{s.side} {s.points}" for s in event.scores)
         label = "Winner" if len(event.winners) == 1 else "Winners, sharing the victory"
-        return f"Game over: {scores}. {label}: {', '.join(event.winners)} (SW-7.3)"
+        reveal = f"; the sealed seed was {event.seed}" if event.seed else ""
+        return f"Game over: {scores}. {label}: {', '.join(event.winners)} (SW-7.3){reveal}"
     if isinstance(event, Undone):
         return "Undone: the step(s) starting at seq " + ", ".join(map(str, event.steps))
     if isinstance(event, Redone):

@@ -8,7 +8,7 @@ from meeple.cli import views
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, say
 from meeple.cli.store import Failure, Game
-from meeple.engine.flow import awaiting
+from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.state import GameState
 from meeple.events.log import short
 from meeple.events.model import Event, TurnEnded
@@ -23,6 +23,9 @@ def next_line(state: GameState) -> str:
     """What happens next, as one line with the command to type."""
     waiting = awaiting(state)
     who = state.player
+    if awaiting_seed(state):
+        return ("Next: a draw or roll from this sealed game's seed: only its holder, where "
+                "GAME.seed is, can play on")
     if waiting == "place":
         return f"Next: {who} places {state.drawn} (`meeple moves` lists where)"
     if waiting == "meeple":
@@ -65,6 +68,7 @@ def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
     say(f"{path}: turn {view['turn']}, {view['player']} ({view['name']}): "
         f"{view['phase'].replace('_', ' ')}" + (f" {view['tile']}" if view["tile"] else ""))
     say(f"  tiles left {view['tiles_left']} · {view['mode']} mode"
+        + (" · sealed seed" if view["sealed"] else "")
         + (" · team variant" if view["team"] else "")
         + f" · tile set {view['tileset']['name']} ({view['tileset']['status']})")
     say("  scores   " + "  ".join(f"{s} {p}" for s, p in view["scores"].items()))

@@ -12,7 +12,7 @@ import os
 import msgspec
 
 from meeple.engine.check import verify
-from meeple.engine.state import GameState
+from meeple.engine.state import GameState, seal
 from meeple.events import log as logfile
 from meeple.events.model import Event
 from meeple.events.tileset import TileSetDef, decode_tileset
@@ -42,14 +42,49 @@ class Game(msgspec.Struct):
         return self.log.head
 
 
+def seed_file(path: str) -> str:
+    """Where a sealed game's holder keeps its seed: beside the log, readable by them only."""
+    return f"{path}.seed"
+
+
+def write_seed(path: str, seed: str) -> str:
+    """Keep a sealed game's seed in a new file of mode 0600; never overwrites."""
+    name = seed_file(path)
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise Failure(f"{name} already exists; a seed file is never overwritten") from None
+    with os.fdopen(fd, "w") as handle:
+        handle.write(seed + "\n")
+    return name
+
+
+def read_secret(path: str, events: list[Event]) -> str | None:
+    """A sealed game's seed, if its file is here."""
+    first = events[0]
+    if getattr(first, "seed_sha256", None) is None:
+        return None
+    try:
+        with open(seed_file(path)) as handle:
+            secret = handle.read().strip()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise Failure(f"{seed_file(path)}: cannot read the seed: {exc.strerror}") from None
+    if seal(secret) != first.seed_sha256:
+        raise Failure(f"{seed_file(path)}: this seed is not the one the game committed to (its "
+                      "SHA-256 differs from seed_sha256 on line 1)")
+    return secret
+
+
 def load(path: str) -> Game:
-    """Read, check and fold a game log.
+    """Read, check and fold a game log (with a sealed game's seed, where its file is).
 
     :raises LogError: unreadable, corrupt, tampered or torn log (exit 3).
     :raises Failure: a log whose moves break the rules (exit 1).
     """
     log = logfile.read(path)
-    verdict = verify(log.events)
+    verdict = verify(log.events, read_secret(path, log.events))
     if verdict.finding is not None:
         finding = verdict.finding
         rule = f" ({finding.rule})" if finding.rule else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from meeple.engine.decide import legal_targets, moves_with_targets, undoable
-from meeple.engine.flow import awaiting
+from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.state import GameState
 from meeple.events.log import short
 from meeple.events.model import Event, PointsScored
@@ -36,7 +36,7 @@ def status(state: GameState, head: str) -> dict:
         "turn": state.turn,
         "player": state.player,
         "name": state.name_of(state.player),
-        "phase": PHASES[waiting],
+        "phase": "awaiting_seed_holder" if awaiting_seed(state) else PHASES[waiting],
         "tile": state.drawn,
         "tiles_left": state.tiles_left(),
         "remaining": {tile: n for tile, n in state.remaining.items() if n},
@@ -46,6 +46,7 @@ def status(state: GameState, head: str) -> dict:
         "head_short": short(head),
         "seq": state.next_seq - 1,
         "mode": state.setup.mode,
+        "sealed": state.sealed,
         "team": state.setup.team,
         "tileset": {"name": state.tileset.name, "status": state.tileset.status,
                     "sha256": state.tileset.sha256},

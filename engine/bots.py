@@ -78,6 +78,11 @@ def run_turns(state: GameState, bot: str, turns: int | None):
     if not state.digital:
         raise InvalidCommand("bots play digital games only: in table mode the draws and dice "
                              "come from the table")
+    if not state.chance_known:
+        from meeple.engine.errors import IllegalMove
+
+        raise IllegalMove("bots take their choices, like the draws and dice, from the game's "
+                          "seed, which in this sealed game only its holder has", rule="SW-5.6")
     choose = BOTS[bot]
     state, written = settle(state)
     start_turn = state.turn

@@ -20,20 +20,22 @@ from meeple.engine.commands import (
     SkipMeeple,
     Undo,
 )
-from meeple.engine.decide import decide
+from meeple.engine.decide import decide, decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.evolve import evolve, is_input
-from meeple.engine.flow import next_event
-from meeple.engine.state import GameState, start
+from meeple.engine.flow import awaiting_seed, next_event
+from meeple.engine.state import GameState, seal, start
 from meeple.events.model import (
     DiceRolled,
     Event,
+    GameEnded,
     GameStarted,
     MeeplePlaced,
     MeepleSkipped,
     Redone,
     TileDrawn,
     TilePlaced,
+    TileSetAside,
     Undone,
     encode,
 )
@@ -54,11 +56,18 @@ class Finding(msgspec.Struct):
 
 
 class Verdict(msgspec.Struct):
-    """The result of re-verifying a game: the state reached and the first finding, if any."""
+    """The result of re-verifying a game: the state reached and the first finding, if any.
+
+    ``chance`` says how draws and dice were checked: ``seed`` (recomputed from the recorded
+    seed), ``revealed`` (from a sealed game's seed, revealed at its end and matching its
+    commitment), ``sealed`` (not revealed yet: taken as recorded, after checking that each
+    tile was left to draw and each side rolled its number of dice), or ``table``.
+    """
 
     state: GameState | None
     finding: Finding | None
     pending: bool = False
+    chance: str = "seed"
 
 
 def command_of(event: Event) -> Command | None:
@@ -88,31 +97,77 @@ def _same(a: Event, b: Event) -> bool:
     return msgspec.structs.replace(a, prev=None) == msgspec.structs.replace(b, prev=None)
 
 
-def verify(events: list[Event]) -> Verdict:
-    """Re-run the rules over a structurally sound log (see ``meeple.events.log.read``)."""
+def verify(events: list[Event], secret: str | None = None) -> Verdict:
+    """Re-run the rules over a structurally sound log (see ``meeple.events.log.read``).
+
+    ``secret`` is a sealed game's seed where its holder checks; otherwise the seed revealed
+    by ``game_ended`` is used, once it matches the commitment in ``game_started``.
+    """
     first = events[0]
     assert isinstance(first, GameStarted)
+    chance = "table" if first.mode == "table" else "seed"
+    if first.seed_sha256 is not None:
+        last = events[-1]
+        if secret is None and isinstance(last, GameEnded) and last.seed is not None:
+            if seal(last.seed) != first.seed_sha256:
+                return Verdict(None, Finding(
+                    last.seq, "the revealed seed is not the one committed to in game_started",
+                    "SW-5.6", expected=first.seed_sha256, found=seal(last.seed)))
+            secret = last.seed
+        chance = "revealed" if secret is not None else "sealed"
     try:
-        state = start(first)
+        state = start(first, secret)
     except RulesError as exc:
         return Verdict(None, Finding(0, f"bad set-up: {exc.message}", exc.rule))
     for event in events[1:]:
         expected = next_event(state)
-        if expected is None:
+        if expected is None and awaiting_seed(state):
+            finding = _check_sealed_chance(state, event)
+        elif expected is None:
             finding = _check_input(state, event)
+        elif not state.chance_known and _same_but_position(expected, event):
+            finding = None
         elif not _same(expected, event):
             finding = Finding(event.seq, "the recorded consequence differs from the rules'",
                               _rule_of(expected), _text(expected), _text(event))
         else:
             finding = None
         if finding is not None:
-            return Verdict(state, finding)
+            return Verdict(state, finding, chance=chance)
         state = evolve(state, event)
-    return Verdict(state, None, pending=next_event(state) is not None)
+    return Verdict(state, None, pending=next_event(state) is not None, chance=chance)
 
 
 def _rule_of(event: Event) -> str | None:
     return getattr(event, "rule", None)
+
+
+def _same_but_position(expected: Event, event: Event) -> bool:
+    """A reshuffled tile's position comes from the seed: unknown while a sealed seed is."""
+    return (isinstance(expected, TileSetAside) and isinstance(event, TileSetAside)
+            and _same(msgspec.structs.replace(expected, position=event.position), event))
+
+
+def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
+    """A draw or roll of a sealed game, before its seed is revealed: the tile must be left to
+    draw, and every side in the battle must roll its number of dice, 1 to 6."""
+    if isinstance(event, TileDrawn) and state.phase == "draw":
+        command: Command = DrawTile(event.tile)
+        expect = decide_draw
+    elif isinstance(event, DiceRolled) and state.battle is not None:
+        command = RollDice({r.side: r.values for r in event.rolls})
+        expect = decide_roll
+    else:
+        return Finding(event.seq, "the sealed game was waiting for a draw or a roll here", None,
+                       "tile_drawn or dice_rolled", _text(event))
+    try:
+        decided = expect(state, command)
+    except RulesError as exc:
+        return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event))
+    if not _same(decided, event):
+        return Finding(event.seq, "the recorded draw or roll differs from what the rules record",
+                       None, _text(decided), _text(event))
+    return None
 
 
 def _check_input(state: GameState, event: Event) -> Finding | None:

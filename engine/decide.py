@@ -24,7 +24,7 @@ from meeple.engine.commands import (
     Undo,
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
-from meeple.engine.flow import awaiting
+from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.geometry import AROUND, FACING_MIDDLE, ROTATIONS, SIDES, STEP
 from meeple.engine.state import GameState
 from meeple.engine.targets import parse_target
@@ -74,6 +74,9 @@ def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
     if waiting is None:
         raise IllegalMove("the rules still have consequences to write before anyone acts",
                           rule="SW-5.1")
+    if awaiting_seed(state):
+        raise IllegalMove("this sealed game's draws and dice come from a seed that only its "
+                          "holder has: play on where its seed file is", rule="SW-5.6")
     if needs in ("draw", "dice") and state.digital:
         what = "draws" if needs == "draw" else "dice"
         raise IllegalMove(f"{what} come from the seed in a digital game; they are entered by "
@@ -231,7 +234,8 @@ def _skip(state: GameState, command: SkipMeeple) -> Event:
     return MeepleSkipped(seq=state.next_seq, player=state.player)
 
 
-def _draw(state: GameState, command: DrawTile) -> Event:
+def decide_draw(state: GameState, command: DrawTile) -> Event:
+    """Table mode (and sealed games before the reveal): a draw of a tile that is left (SW-1.1)."""
     tile = command.tile
     if tile not in state.tileset.types:
         known = ", ".join(sorted(state.tileset.types))
@@ -245,7 +249,8 @@ def _draw(state: GameState, command: DrawTile) -> Event:
     return TileDrawn(seq=state.next_seq, player=state.player, tile=tile)
 
 
-def _roll(state: GameState, command: RollDice) -> Event:
+def decide_roll(state: GameState, command: RollDice) -> Event:
+    """Table mode (and sealed games before the reveal): every side rolls its dice, 1 to 6 (SW-5.2)."""
     battle = state.battle
     assert battle is not None
     given: dict[str, tuple[int, ...]] = {}
@@ -329,6 +334,6 @@ _DISPATCH = {
     PlaceTile: (_place_tile, "place"),
     PlaceMeeple: (_place_meeple, "meeple"),
     SkipMeeple: (_skip, "meeple"),
-    DrawTile: (_draw, "draw"),
-    RollDice: (_roll, "dice"),
+    DrawTile: (decide_draw, "draw"),
+    RollDice: (decide_roll, "dice"),
 }

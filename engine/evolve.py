@@ -83,7 +83,7 @@ def _record(state: GameState, event: Event, *, redoing: bool) -> None:
 def _undo(state: GameState, event: Undone) -> GameState:
     count = len(event.steps)
     kept, undone = state.steps[:-count], state.steps[-count:]
-    fresh = start(state.setup)  # type: ignore[arg-type]
+    fresh = start(state.setup, state.secret)  # type: ignore[arg-type]
     for step in kept:
         for past in step.events:
             if past.seq == 0:
@@ -109,7 +109,7 @@ def _apply(state: GameState, event: Event) -> None:
 
 def _tile_drawn(state: GameState, event: TileDrawn) -> None:
     state.remaining[event.tile] -= 1
-    if state.digital:
+    if state.digital and state.chance_known:
         state.pile.pop()
     state.drawn = event.tile
     state.phase = "place"
@@ -121,7 +121,8 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
     if event.disposition == "reshuffled":
         state.remaining[event.tile] += 1
         if event.position is not None:
-            state.pile.insert(len(state.pile) - event.position, event.tile)
+            if state.chance_known:
+                state.pile.insert(len(state.pile) - event.position, event.tile)
             state.reinserts += 1
     else:
         state.set_aside.append(event.tile)

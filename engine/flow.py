@@ -51,6 +51,11 @@ def awaiting(state: GameState) -> str | None:
     return state.phase
 
 
+def awaiting_seed(state: GameState) -> bool:
+    """Whether a sealed game waits for chance that only its seed's holder can draw or roll."""
+    return state.digital and not state.chance_known and awaiting(state) in ("draw", "dice")
+
+
 def next_event(state: GameState) -> Event | None:
     """The next consequence the rules dictate, or ``None`` if a player must act."""
     phase = state.phase
@@ -58,7 +63,7 @@ def next_event(state: GameState) -> Event | None:
     if phase == "draw":
         if state.tiles_left() == 0:
             return _final(state, seq)
-        if state.digital:
+        if state.digital and state.chance_known:
             return TileDrawn(seq=seq, player=state.player, tile=state.pile[-1])
         return None
     if phase == "place":
@@ -82,7 +87,7 @@ def _set_aside(state: GameState, seq: int, tile: str) -> Event:
     )
     if state.setup.options.unplaceable == "reshuffle" and others:
         position = None
-        if state.digital:
+        if state.digital and state.chance_known:
             position = 1 + chance.below(state.seed, "reinsert", state.reinserts, len(state.pile))
         return TileSetAside(seq=seq, player=state.player, tile=tile, disposition="reshuffled",
                             position=position)
@@ -178,7 +183,7 @@ def roll_dice(state: GameState, battle: Battle, seq: int) -> DiceRolled:
 def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
     """SW-5.3 / SW-5.4: losers score per die and go home, ties score 1 and roll again."""
     if battle.roll is None:
-        return roll_dice(state, battle, seq) if state.digital else None
+        return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
     roll = battle.roll
     top = max(max(values) for values in roll.values())
     for side in battle.active:
@@ -197,7 +202,7 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
         if side not in battle.tie_paid:
             return PointsScored(seq=seq, side=side, points=1, reason="tie", rule="SW-5.3",
                                 realm=battle.spot, dice=battle.dice[side])
-    return roll_dice(state, battle, seq) if state.digital else None
+    return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
 
 
 def _final(state: GameState, seq: int) -> Event:
@@ -217,4 +222,5 @@ def _final(state: GameState, seq: int) -> Event:
         seq=seq,
         scores=tuple(SideScore(side=s, points=p) for s, p in state.scores.items()),
         winners=tuple(s for s, p in state.scores.items() if p == best),
+        seed=state.secret if state.sealed else None,
     )

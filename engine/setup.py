@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meeple.engine.errors import InvalidCommand
-from meeple.engine.state import COLOURS, check_setup
+from meeple.engine.state import COLOURS, check_setup, seal
 from meeple.events.model import SCHEMA_VERSION, GameStarted, Options, PlayerDef, TileSetRecord
 from meeple.events.tileset import TileSetDef, content_hash
 
@@ -18,8 +18,9 @@ def new_game(
     table: bool = False,
     unplaceable: str = "discard",
     undo: str = "turn",
+    sealed: bool = False,
 ) -> GameStarted:
-    """A checked ``game_started`` event (seq 0).
+    """A checked ``game_started`` event (seq 0). ``sealed`` records only the seed's SHA-256.
 
     :raises InvalidCommand: unknown colour, wrong number of names, bad option, bad set-up.
     """
@@ -32,6 +33,8 @@ def new_game(
     if unplaceable not in ("discard", "reshuffle"):
         raise InvalidCommand(f"unplaceable must be discard or reshuffle, not {unplaceable!r}",
                              rule="SW-3.2")
+    if sealed and (table or seed is None):
+        raise InvalidCommand("a sealed game is a digital game with a seed", rule="SW-5.6")
     if undo not in ("turn", "any", "none"):
         raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule="undo")
     players = tuple(
@@ -45,7 +48,8 @@ def new_game(
         players=players,
         team=team,
         mode="table" if table else "digital",
-        seed=None if table else seed,
+        seed=None if table or sealed else seed,
+        seed_sha256=seal(seed) if sealed and seed is not None and not table else None,
         options=Options(unplaceable=unplaceable, undo=undo),  # type: ignore[arg-type]
         tileset=TileSetRecord(name=tileset.name, sha256=content_hash(tileset),
                               definition=tileset),

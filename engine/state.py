@@ -7,6 +7,8 @@ builds the state the first event describes.
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 
 from meeple.engine import chance
@@ -92,6 +94,7 @@ class GameState(msgspec.Struct):
     steps: list[Step] = msgspec.field(default_factory=list)
     redo: list[Step] = msgspec.field(default_factory=list)
     winners: tuple[str, ...] | None = None
+    secret: str | None = None
 
     @property
     def player(self) -> str:
@@ -103,9 +106,20 @@ class GameState(msgspec.Struct):
         return self.setup.mode == "digital"
 
     @property
+    def sealed(self) -> bool:
+        """A digital game whose seed is committed to by its SHA-256 only."""
+        return self.setup.seed_sha256 is not None
+
+    @property
+    def chance_known(self) -> bool:
+        """Whether draws and dice can be computed here: an open seed, or a sealed one's secret."""
+        return self.setup.seed is not None or self.secret is not None
+
+    @property
     def seed(self) -> str:
-        assert self.setup.seed is not None
-        return self.setup.seed
+        seed = self.setup.seed if self.setup.seed is not None else self.secret
+        assert seed is not None, "a sealed game's chance needs its seed"
+        return seed
 
     def tiles_left(self) -> int:
         return sum(self.remaining.values())
@@ -146,9 +160,10 @@ def check_setup(event: GameStarted) -> TileSet:
         if any(a == b for a, b in zip(factions, factions[1:] + factions[:1], strict=True)):
             raise InvalidCommand("in the team variant seating alternates factions, e.g. "
                                  "red,black,green,white", rule="SW-8.1")
-    if event.mode == "digital" and event.seed is None:
-        raise InvalidCommand("a digital game needs a seed (or table mode)", rule="SW-5.6")
-    if event.mode == "table" and event.seed is not None:
+    if event.mode == "digital" and (event.seed is None) == (event.seed_sha256 is None):
+        raise InvalidCommand("a digital game records its seed, or only the seed's SHA-256 when "
+                             "sealed; not both, not neither", rule="SW-5.6")
+    if event.mode == "table" and (event.seed is not None or event.seed_sha256 is not None):
         raise InvalidCommand("a table-mode game has no seed: players enter draws and dice",
                              rule="SW-5.6")
     record = event.tileset
@@ -159,12 +174,26 @@ def check_setup(event: GameStarted) -> TileSet:
     return compile_tileset(record.definition)
 
 
-def start(event: GameStarted) -> GameState:
+def seal(seed: str) -> str:
+    """The commitment to a seed that a sealed game records: its SHA-256 hex."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def start(event: GameStarted, secret: str | None = None) -> GameState:
     """The state right after set-up: start tile at (0, 0) unrotated, the rest in the pile (SW-2.1).
 
-    :raises InvalidCommand: see ``check_setup``.
+    ``secret`` is a sealed game's seed, where its holder plays; without it the pile's order
+    and the dice are unknown here, and recorded ones are taken as they are until revealed.
+
+    :raises InvalidCommand: see ``check_setup``; a secret that is not the committed seed.
     """
     tileset = check_setup(event)
+    if secret is not None:
+        if event.seed_sha256 is None:
+            raise InvalidCommand("only a sealed game takes a secret seed", rule="SW-5.6")
+        if seal(secret) != event.seed_sha256:
+            raise InvalidCommand("this seed is not the one the game committed to (its SHA-256 "
+                                 "differs from seed_sha256 in game_started)", rule="SW-5.6")
     colours = tuple(p.colour for p in event.players)
     side_of = {c: (team_of(c) if event.team else c) for c in colours}
     sides = tuple(dict.fromkeys(side_of[c] for c in colours))
@@ -172,8 +201,9 @@ def start(event: GameStarted) -> GameState:
     remaining = {t.id: t.count for t in tileset.types.values()}
     remaining[tileset.start] -= 1
     pile: list[str] = []
-    if event.mode == "digital":
-        pile = chance.shuffled(event.seed or "", [i for i, n in remaining.items() for _ in range(n)])
+    seed = event.seed if event.seed is not None else secret
+    if event.mode == "digital" and seed is not None:
+        pile = chance.shuffled(seed, [i for i, n in remaining.items() for _ in range(n)])
     state = GameState(
         setup=event,
         tileset=tileset,
@@ -185,6 +215,7 @@ def start(event: GameStarted) -> GameState:
         reserve={c: [SMALL, LARGE] for c in colours},
         remaining=remaining,
         pile=pile,
+        secret=secret,
     )
     state.frontier[(0, 0)] = (None, None, None, None)
     from meeple.engine.board import lay  # board depends on state's types

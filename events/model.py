@@ -99,7 +99,9 @@ class GameStarted(Event, tag="game_started", kw_only=True):
     """Set-up (SW-1, SW-2): everything needed to replay the game without outside data.
 
     ``seed`` is the random seed in digital mode (draws and dice come from it,
-    SW-5.6); in table mode it is null and players enter draws and dice.
+    SW-5.6); in table mode it is null and players enter draws and dice. A
+    *sealed* digital game records only ``seed_sha256``, the SHA-256 of the seed,
+    whose holder keeps the seed aside; ``game_ended`` reveals it.
     """
 
     schema: int
@@ -110,6 +112,7 @@ class GameStarted(Event, tag="game_started", kw_only=True):
     mode: Mode = "digital"
     seed: str | None = None
     options: Options = Options()
+    seed_sha256: str | None = None
 
 
 class TileDrawn(Event, tag="tile_drawn", kw_only=True):
@@ -215,10 +218,14 @@ class TurnEnded(Event, tag="turn_ended", kw_only=True):
 
 
 class GameEnded(Event, tag="game_ended", kw_only=True):
-    """No tile is left to draw (SW-7.1): final scores and winners, ties sharing the victory (SW-7.3)."""
+    """No tile is left to draw (SW-7.1): final scores and winners, ties sharing the victory (SW-7.3).
+
+    In a sealed game ``seed`` reveals the seed whose SHA-256 ``game_started`` recorded.
+    """
 
     scores: tuple[SideScore, ...]
     winners: tuple[str, ...]
+    seed: str | None = None
 
 
 class Undone(Event, tag="undone", kw_only=True):
