@@ -275,3 +275,17 @@ def test_autoplay_and_simulate(game, tmp_path):
     serial = run_json("check", out, "--jobs", 1)
     parallel = run_json("check", out, "--jobs", 2)
     assert serial == parallel and serial["summary"]["valid"] == 2
+
+
+def test_every_recorded_game_shows_within_80_columns():
+    """`show` picks 5 or 3 characters per tile so that a full game fits an 80-column terminal."""
+    from pathlib import Path
+
+    from meeple.cli.board import render, to_plain
+    from meeple.engine.play import fold
+    from meeple.events import log as logfile
+
+    for path in sorted((Path(__file__).parents[2] / "fixtures").glob("*.jsonl")):
+        state = fold(logfile.read(path).events)
+        text = to_plain(render(state, width=80, unicode=False, highlight=state.placed_at))
+        assert max(len(line) for line in text.splitlines()) <= 80, path.stem
