@@ -93,31 +93,3 @@ def neighbours_placed(state: GameState, x: int, y: int) -> int:
     """How many of the 8 cells around (x, y) hold a tile (SW-6.2, SW-7.2)."""
     board = state.board
     return sum((x + dx, y + dy) in board for dx, dy in AROUND)
-
-
-def free_features(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[str]:
-    """Targets on a tile that *would* be placed at (x, y, r) whose realm holds no meeple (SW-4.2).
-
-    Looks across each side at the neighbour's realm instead of laying the tile.
-    """
-    o = tile.orientations[r]
-    board = state.board
-    realms = state.realms
-    free = []
-    for f in tile.features:
-        if f.kind != "planet":
-            taken = False
-            for side in o.feature_sides[f.index]:
-                dx, dy = STEP[side]
-                other = board.get((x + dx, y + dy))
-                if other is None:
-                    continue
-                port = side * 3 + 1
-                their = other.tile.orientations[other.r].ports[facing_port(port)]
-                if their >= 0 and realms.realm(other.nodes[their]).meeples:
-                    taken = True
-                    break
-            if taken:
-                continue
-        free.append(o.targets[f.index])
-    return free

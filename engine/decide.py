@@ -8,7 +8,6 @@ forbid, each with the rule id and what would be legal.
 from __future__ import annotations
 
 from meeple.engine.board import (
-    free_features,
     placements,
     planets_around,
     rotations_at,
@@ -140,13 +139,6 @@ def legal_targets(state: GameState) -> list[str]:
             targets.append(o.targets[f.index])
     targets.extend(f"planet@{px},{py}" for px, py in planets_around(state, x, y))
     return targets
-
-
-def targets_for(state: GameState, tile, x: int, y: int, rotation: int) -> list[str]:
-    """The targets a placement of ``tile`` at (x, y, rotation) would allow (for `moves`)."""
-    free = free_features(state, tile, x, y, rotation // 90)
-    free.extend(f"planet@{px},{py}" for px, py in planets_around(state, x, y))
-    return free
 
 
 def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list[str]]]:
