@@ -267,13 +267,29 @@ def show(
     compact: Annotated[bool, typer.Option("--compact", help="3 characters per tile.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The state as JSON: the snapshot "
                                           "format of `check --expect`.")] = False,
+    svg: Annotated[str | None, typer.Option(help="Write the board as SVG to this file "
+                                            "(-: stdout).", metavar="FILE")] = None,
 ) -> None:
-    """The board as text: edges, realms, symbols and meeples; the last placement marked."""
+    """The board as text (or SVG): edges, realms, symbols and meeples; the last placement marked."""
     from meeple.cli.report import print_board
     from meeple.cli.store import load
 
     loaded = load(game)
-    print_board(loaded, at=at, turn=turn, plain=ascii_, compact=compact, as_json=as_json)
+    print_board(loaded, at=at, turn=turn, plain=ascii_, compact=compact, as_json=as_json, svg=svg)
+
+
+@app.command()
+@guarded
+def export(
+    game: Game,
+    html: Annotated[str, typer.Option(help="Write a self-contained HTML replay of the game to "
+                                      "this file (-: stdout).", metavar="FILE")],
+) -> None:
+    """The game as one HTML page that replays it offline: board, scores, battles, narrative."""
+    from meeple.cli.report import export_html
+    from meeple.cli.store import load
+
+    export_html(load(game), html)
 
 
 @app.command()
@@ -362,12 +378,14 @@ def tiles(
     tileset: Annotated[str | None, typer.Option(help="A tile set file (default: bundled "
                                                 "star-wars).")] = None,
     as_json: Json = False,
+    svg: Annotated[str | None, typer.Option(help="Write the tile sheet as SVG to this file "
+                                            "(-: stdout).", metavar="FILE")] = None,
 ) -> None:
-    """The tile set: every tile type drawn as text with its id and count, and its status."""
+    """The tile set: every tile type drawn with its id and count, and its status."""
     from meeple.cli.report import print_tiles
     from meeple.cli.store import load_tileset
 
-    print_tiles(load_tileset(tileset), as_json)
+    print_tiles(load_tileset(tileset), as_json, svg=svg)
 
 
 @app.command()

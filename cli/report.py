@@ -6,7 +6,7 @@ import msgspec
 
 from meeple.cli import views
 from meeple.cli.narrate import tell
-from meeple.cli.output import emit_json, say
+from meeple.cli.output import emit_json, say, write_file
 from meeple.cli.store import Failure, Game
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.state import GameState
@@ -103,6 +103,20 @@ def print_moves(state: GameState, as_json: bool) -> None:
         say(f"no placement to make now: {next_line(state)}")
 
 
+PICTURE_NOTE = ("Tile set reconstructed, not checked against the box: pass --tileset FILE "
+                "with your own box's tiles")
+
+
+def _picture_note(state: GameState) -> str | None:
+    return PICTURE_NOTE if state.tileset.status == "reconstructed" else None
+
+
+def export_html(game: Game, path: str) -> None:
+    from meeple.cli.viewer import page
+
+    write_file(path, page(game.log, note=_picture_note(game.state)), "the HTML replay")
+
+
 def _console():
     from rich.console import Console
 
@@ -110,10 +124,16 @@ def _console():
 
 
 def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, compact: bool,
-                as_json: bool) -> None:
+                as_json: bool, svg: str | None = None) -> None:
     from meeple.cli.board import LEGEND, render, to_plain, to_rich
 
     state = _state_at(game, at, turn)
+    if svg is not None:
+        from meeple.cli.svg import board_svg
+
+        write_file(svg, board_svg(state, highlight=state.placed_at, note=_picture_note(state)),
+                   "the board as SVG")
+        return
     if as_json:
         emit_json(views.export(state))
         return
@@ -190,11 +210,17 @@ def print_score(state: GameState, as_json: bool) -> None:
         say(f"{label}: {', '.join(view['winners'])}")
 
 
-def print_tiles(definition: TileSetDef, as_json: bool) -> None:
+def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -> None:
     from meeple.cli.tilesheet import sheet
     from meeple.engine.tiles import compile_tileset
 
     tileset = compile_tileset(definition)
+    if svg is not None:
+        from meeple.cli.svg import sheet_svg
+
+        note = PICTURE_NOTE if tileset.status == "reconstructed" else None
+        write_file(svg, sheet_svg(tileset, note=note), "the tile sheet as SVG")
+        return
     if as_json:
         emit_json({"name": tileset.name, "status": tileset.status, "sha256": tileset.sha256,
                    "total": tileset.total(), "start": tileset.start,

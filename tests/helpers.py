@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import msgspec
+import json
 
+import msgspec
+from typer.testing import CliRunner
+
+from meeple.cli.app import app
 from meeple.cli.store import load_tileset
 from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
 from meeple.engine.flow import awaiting
@@ -12,6 +16,28 @@ from meeple.engine.setup import new_game
 from meeple.engine.state import GameState, start
 from meeple.events.model import Event
 from meeple.events.tileset import TileSetDef
+
+runner = CliRunner()
+
+
+def run(*args, code=0):
+    """Run the CLI in-process; the exit code must be ``code`` and no traceback shown."""
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def run_json(*args, code=0):
+    return json.loads(run(*args, "--json", code=code).stdout)
+
+
+def fail(*args, code=1):
+    """Run a command that must fail with one ``meeple: error:`` line; returns that line."""
+    result = run(*args, code=code)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("meeple: error: "), result.stderr
+    return lines[0]
 
 
 def bundled() -> TileSetDef:

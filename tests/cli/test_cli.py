@@ -4,31 +4,8 @@ import json
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
 
-from meeple.cli.app import app
-
-from helpers import mini_set
-
-runner = CliRunner()
-
-
-def run(*args, code=0):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
-
-
-def run_json(*args, code=0):
-    return json.loads(run(*args, "--json", code=code).stdout)
-
-
-def fail(*args, code=1):
-    result = run(*args, code=code)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("meeple: error: "), result.stderr
-    return lines[0]
+from helpers import fail, mini_set, run, run_json
 
 
 @pytest.fixture

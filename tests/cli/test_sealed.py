@@ -8,20 +8,8 @@ import shutil
 import stat
 
 import pytest
-from typer.testing import CliRunner
 
-from meeple.cli.app import app
-
-from helpers import rechain
-
-runner = CliRunner()
-
-
-def run(*args, code=0):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
+from helpers import rechain, run
 
 
 @pytest.fixture

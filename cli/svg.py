@@ -1,0 +1,321 @@
+"""The board and the tile set as SVG, drawn from the tile data alone (``show --svg``, ``tiles --svg``).
+
+Every tile is a 100 by 100 square, north up: asteroid fields are rocky shapes
+reaching the edges they hold, trade routes are lines from edge to edge (or to
+an intersection, a planet or an asteroid field), planets are discs with their
+names, faction symbols small icons (SW-1.4), meeples figures in player colours,
+large ones half as big again (SW-1.6). Output is deterministic: the same state
+gives the same bytes, so boards can be compared and pinned by snapshot tests.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from meeple.engine.geometry import SIDES
+from meeple.engine.state import GameState
+from meeple.engine.tiles import TileSet, TileType
+
+T = 100  # tile size in user units
+MARGIN = 28
+
+COLOUR = {"red": "#d62828", "green": "#2b9348", "black": "#1d1d1d", "white": "#f5f5f5",
+          "orange": "#f77f00"}
+OUTLINE = {"black": "#e0e0e0"}
+SYMBOL_NAME = {"rebel": "Rebel Alliance symbol", "empire": "Galactic Empire symbol",
+               "bounty_hunter": "bounty hunter symbol"}
+
+#: shared definitions: patterns, gradients, the meeple figure and the faction icons
+DEFS = (
+    '<pattern id="stars" width="100" height="100" patternUnits="userSpaceOnUse">'
+    '<circle cx="13" cy="21" r="0.9" fill="#c9d6ff"/><circle cx="71" cy="9" r="0.6" fill="#fff"/>'
+    '<circle cx="88" cy="64" r="0.8" fill="#c9d6ff"/><circle cx="37" cy="83" r="0.6" fill="#fff"/>'
+    '<circle cx="58" cy="42" r="0.5" fill="#fff"/></pattern>'
+    '<pattern id="rocks" width="24" height="24" patternUnits="userSpaceOnUse">'
+    '<rect width="24" height="24" fill="#6f655b"/><circle cx="6" cy="7" r="3.2" fill="#857a6e"/>'
+    '<circle cx="17" cy="15" r="4" fill="#5a5249"/><circle cx="9" cy="19" r="2" fill="#948878"/>'
+    '</pattern>'
+    '<radialGradient id="planet" cx="0.35" cy="0.35" r="0.7">'
+    '<stop offset="0" stop-color="#8ec5ff"/><stop offset="1" stop-color="#1d4e9e"/></radialGradient>'
+    '<path id="meeple" d="M-2.6,-5.2 A3.8,3.8 0 1 1 2.6,-5.2 L8.2,-2.2 Q10.4,-0.4 8,1.2 L4.2,1.8 '
+    'L7.4,9 L1.6,9 L0,5.4 L-1.6,9 L-7.4,9 L-4.2,1.8 L-8,1.2 Q-10.4,-0.4 -8.2,-2.2 Z"/>'
+    '<g id="sym-rebel"><circle r="7" fill="#c1121f" stroke="#fff" stroke-width="1.2"/>'
+    '<path d="M0,-4.5 L3.2,3 L0,1.2 L-3.2,3 Z" fill="#fff"/></g>'
+    '<g id="sym-empire"><path d="M7,0 L3.5,6.1 L-3.5,6.1 L-7,0 L-3.5,-6.1 L3.5,-6.1 Z" '
+    'fill="#adb5bd" stroke="#212529" stroke-width="1.2"/><circle r="2.6" fill="#212529"/></g>'
+    '<g id="sym-bounty_hunter"><rect x="-6.5" y="-6.5" width="13" height="13" rx="3" '
+    'fill="#e9c46a" stroke="#3d2c00" stroke-width="1.2"/>'
+    '<path d="M-4.5,-2.5 H4.5 V-0.5 H1 V4.5 H-1 V-0.5 H-4.5 Z" fill="#3d2c00"/></g>'
+)
+
+STYLE = (
+    ".route{fill:none;stroke:#efe6c4;stroke-width:7;stroke-linecap:round}"
+    ".route-dash{fill:none;stroke:#9c7c1c;stroke-width:1.6;stroke-dasharray:5 5}"
+    ".asteroid{fill:url(#rocks);stroke:#3f3830;stroke-width:1.5}"
+    ".planet-name{font:bold 11px sans-serif;fill:#fff;text-anchor:middle;"
+    "paint-order:stroke;stroke:#0b1030;stroke-width:3}"
+    ".axis{font:16px sans-serif;fill:#9aa4c7;text-anchor:middle}"
+    ".label{font:12px sans-serif;fill:#dfe6ff;text-anchor:middle}"
+    ".note{font:12px sans-serif;fill:#ffd166}"
+)
+
+Point = tuple[float, float]
+
+
+def _turn(p: Point, quarters: int) -> Point:
+    """A point of a tile turned ``quarters`` quarter turns clockwise about its centre."""
+    x, y = p
+    for _ in range(quarters % 4):
+        x, y = T - y, x
+    return x, y
+
+
+def _path(commands: list[tuple[str, list[Point]]], quarters: int) -> str:
+    parts = []
+    for op, points in commands:
+        coords = " ".join(f"{_n(x)},{_n(y)}" for x, y in (_turn(p, quarters) for p in points))
+        parts.append(f"{op}{coords}")
+    return " ".join(parts) + " Z"
+
+
+def _n(value: float) -> str:
+    """A coordinate with at most one decimal, without a trailing ``.0``."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+#: asteroid field outlines with their sides N (one side), N+E, N+S, N+E+W (three), all four
+_CAP = [("M", [(0, 0)]), ("L", [(100, 0), (78, 24)]), ("Q", [(50, 36), (22, 24)])]
+_CORNER = [("M", [(0, 0)]), ("L", [(100, 0), (100, 100)]), ("Q", [(48, 52), (0, 0)])]
+_BAND = [("M", [(0, 0)]), ("L", [(100, 0)]), ("Q", [(66, 50), (100, 100)]), ("L", [(0, 100)]),
+         ("Q", [(34, 50), (0, 0)])]
+_THREE = [("M", [(0, 0)]), ("L", [(100, 0), (100, 100)]), ("Q", [(50, 58), (0, 100)])]
+_FULL = [("M", [(0, 0)]), ("L", [(100, 0), (100, 100), (0, 100)])]
+
+
+def _field_shape(sides: tuple[int, ...]) -> tuple[list, int]:
+    """The canonical outline of an asteroid field reaching ``sides`` and its quarter turns."""
+    held = set(sides)
+    if len(held) == 1:
+        return _CAP, sides[0]
+    if len(held) == 4:
+        return _FULL, 0
+    if len(held) == 3:
+        missing = ({0, 1, 2, 3} - held).pop()
+        return _THREE, missing - 2
+    a, b = sorted(held)
+    if b - a == 2:
+        return _BAND, a
+    return _CORNER, (3 if (a, b) == (0, 3) else a)
+
+
+def _field_anchor(sides: tuple[int, ...], has_planet: bool) -> Point:
+    held = set(sides)
+    if len(held) == 1:
+        return _turn((50, 13), sides[0])
+    if len(held) == 4:
+        return (50, 50) if not has_planet else (50, 16)
+    if len(held) == 3:
+        missing = ({0, 1, 2, 3} - held).pop()
+        return _turn((50, 26), missing + 2)
+    a, b = sorted(held)
+    if b - a == 2:
+        return _turn((50, 16), a) if has_planet else (50, 50)
+    return _turn((76, 24), 3 if (a, b) == (0, 3) else a)
+
+
+_MID = ((50, 0), (100, 50), (50, 100), (0, 50))
+
+
+def _route_anchor(sides: tuple[int, ...]) -> Point:
+    if len(sides) == 1:
+        return _turn((50, 24), sides[0])
+    a, b = sorted(sides)
+    if b - a == 2:
+        return _turn((50, 27), a)
+    return _turn((62.5, 37.5), 3 if (a, b) == (0, 3) else a)
+
+
+def _route_path(sides: tuple[int, ...], end: Point) -> str:
+    start = _MID[sides[0]]
+    finish = _MID[sides[1]] if len(sides) == 2 else end
+    return f"M{_n(start[0])},{_n(start[1])} Q50,50 {_n(finish[0])},{_n(finish[1])}"
+
+
+def anchors(tile: TileType, r: int) -> list[Point]:
+    """Where each feature's meeple stands on the tile turned ``r`` quarter turns."""
+    o = tile.orientations[r]
+    has_planet = tile.planet >= 0
+    found: list[Point] = []
+    for f in tile.features:
+        sides = o.feature_sides[f.index]
+        if f.kind == "planet":
+            found.append((50, 50))
+        elif f.kind == "route":
+            found.append(_route_anchor(sides))
+        else:
+            found.append(_field_anchor(sides, has_planet))
+    return found
+
+
+def tile_fragment(tile: TileType, r: int) -> str:
+    """The SVG of a tile type turned ``r`` quarter turns, in tile coordinates (0 to 100)."""
+    o = tile.orientations[r]
+    out = ['<rect width="100" height="100" fill="#111a45"/>',
+           '<rect width="100" height="100" fill="url(#stars)" stroke="#28336e" stroke-width="0.8"/>']
+    routes = [f for f in tile.features if f.kind == "route"]
+    fields = [f for f in tile.features if f.kind == "asteroid"]
+    has_planet = tile.planet >= 0
+    hub = has_planet or len(routes) >= 3
+    for f in routes:
+        sides = o.feature_sides[f.index]
+        end: Point = (50, 50)
+        if len(sides) == 1 and not hub and fields:
+            end = _turn((50, 30), o.feature_sides[fields[0].index][0])
+        d = _route_path(sides, end)
+        out.append(f'<path class="route" d="{d}"/><path class="route-dash" d="{d}"/>')
+    for f in fields:
+        shape, quarters = _field_shape(o.feature_sides[f.index])
+        out.append(f'<path class="asteroid" d="{_path(shape, quarters)}"/>')
+    if has_planet:
+        out.append('<circle cx="50" cy="50" r="19" fill="url(#planet)" stroke="#bfe0ff" '
+                   'stroke-width="1.5"/>')
+        name = tile.features[tile.planet].name
+        if name:
+            out.append(f'<text class="planet-name" x="50" y="86">{escape(name)}</text>')
+    elif len(routes) >= 3:
+        out.append('<circle cx="50" cy="50" r="8" fill="#2a2f4a" stroke="#efe6c4" '
+                   'stroke-width="3"><title>intersection</title></circle>')
+    spots = anchors(tile, r)
+    for f in tile.features:
+        if f.symbol:
+            x, y = spots[f.index]
+            x, y = (x - 16, y) if f.kind != "planet" else (x - 24, y - 24)
+            out.append(f'<use href="#sym-{f.symbol}" x="{_n(x)}" y="{_n(y)}">'
+                       f'<title>{SYMBOL_NAME[f.symbol]}</title></use>')
+    return "".join(out)
+
+
+#: where meeples stand on a planet, in order: the planet's own, then attackers (SW-4.3)
+_PLANET_SLOTS = ((50, 44), (36, 60), (64, 60), (50, 70))
+
+
+def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, bool, str]]:
+    """The meeples on the tile at (x, y): local point, colour, large, and the feature target."""
+    placed = state.board[(x, y)]
+    o = placed.tile.orientations[placed.r]
+    spots = anchors(placed.tile, placed.r)
+    found = []
+    slot = 0
+    for index, node in enumerate(placed.nodes):
+        for colour, large, where in state.realms.realm(node).meeples:
+            if where != node:
+                continue
+            point = spots[index]
+            if placed.tile.features[index].kind == "planet":
+                point = _PLANET_SLOTS[min(slot, len(_PLANET_SLOTS) - 1)]
+                slot += 1
+            found.append((point, colour, large, o.targets[index]))
+    return found
+
+
+def meeple_svg(px: float, py: float, colour: str, large: bool, title: str) -> str:
+    """One meeple figure centred at (px, py); a large one is drawn half as big again."""
+    scale = "1.45" if large else "1"
+    stroke = OUTLINE.get(colour, "#111")
+    return (f'<use href="#meeple" transform="translate({_n(px)},{_n(py)}) scale({scale})" '
+            f'fill="{COLOUR[colour]}" stroke="{stroke}" stroke-width="1.1">'
+            f'<title>{escape(title)}</title></use>')
+
+
+def tile_title(x: int, y: int, tile: TileType, r: int) -> str:
+    return f"({x}, {y}) {tile.id} turned {r * 90}"
+
+
+def extent(cells) -> tuple[int, int, int, int]:
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str | None = None) -> str:
+    """The whole board as a standalone SVG document, with coordinate margins and titles."""
+    x0, y0, x1, y1 = extent(state.board)
+    width = MARGIN + (x1 - x0 + 1) * T + 8
+    height = MARGIN + (y1 - y0 + 1) * T + (26 if note else 8)
+    out = [_open(width, height), f"<title>meeple board: {len(state.board)} tiles</title>",
+           f'<rect width="{width}" height="{height}" fill="#05070f"/>']
+    for x in range(x0, x1 + 1):
+        out.append(f'<text class="axis" x="{MARGIN + (x - x0) * T + 50}" y="20">{x}</text>')
+    for y in range(y1, y0 - 1, -1):
+        out.append(f'<text class="axis" x="13" y="{MARGIN + (y1 - y) * T + 54}">{y}</text>')
+    for (x, y) in sorted(state.board, key=lambda c: (-c[1], c[0])):
+        placed = state.board[(x, y)]
+        left, top = MARGIN + (x - x0) * T, MARGIN + (y1 - y) * T
+        out.append(f'<g transform="translate({left},{top})">'
+                   f'<title>{tile_title(x, y, placed.tile, placed.r)}</title>'
+                   f'{tile_fragment(placed.tile, placed.r)}')
+        for (px, py), colour, large, target in meeple_spots(state, x, y):
+            size = "large" if large else "small"
+            out.append(meeple_svg(px, py, colour, large, f"{colour} {size} meeple on {target} "
+                                                         f"at ({x}, {y})"))
+        out.append("</g>")
+    if highlight is not None and highlight in state.board:
+        hx, hy = highlight
+        out.append(f'<rect x="{MARGIN + (hx - x0) * T + 2}" y="{MARGIN + (y1 - hy) * T + 2}" '
+                   'width="96" height="96" fill="none" stroke="#ffd60a" stroke-width="4">'
+                   f'<title>last placement ({hx}, {hy})</title></rect>')
+    if note:
+        out.append(f'<text class="note" x="{MARGIN}" y="{height - 9}">{escape(note)}</text>')
+    out.append("</svg>\n")
+    return "".join(out)
+
+
+SHEET_COLUMNS = 8
+
+
+def sheet_svg(tileset: TileSet, *, note: str | None = None) -> str:
+    """Every tile type unrotated with its id, count and planet name, eight to a row."""
+    types = list(tileset.types.values())
+    cell_w, cell_h = 120, 140
+    rows = (len(types) + SHEET_COLUMNS - 1) // SHEET_COLUMNS
+    width = SHEET_COLUMNS * cell_w + 20
+    header = 48 if note else 30
+    height = header + rows * cell_h + 10
+    heading = (f"Tile set {tileset.name}: {tileset.total()} tiles in {len(types)} types, "
+               f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
+    out = [_open(width, height), f"<title>{escape(heading)}</title>",
+           f'<rect width="{width}" height="{height}" fill="#05070f"/>',
+           f'<text class="label" x="{width // 2}" y="20">{escape(heading)}</text>']
+    if note:
+        out.append(f'<text class="note" x="10" y="40">{escape(note)}</text>')
+    for i, tile in enumerate(types):
+        left = 20 + (i % SHEET_COLUMNS) * cell_w
+        top = header + (i // SHEET_COLUMNS) * cell_h
+        start = " (start)" if tile.id == tileset.start else ""
+        out.append(f'<g transform="translate({left},{top})"><title>{escape(tile.id)} x{tile.count}'
+                   f'{start}: {_describe(tile)}</title>{tile_fragment(tile, 0)}'
+                   f'<rect width="100" height="100" fill="none" stroke="#3a4270"/>'
+                   f'<text class="label" x="50" y="118">{escape(tile.id)} x{tile.count}{start}</text>'
+                   "</g>")
+    out.append("</svg>\n")
+    return "".join(out)
+
+
+def _describe(tile: TileType) -> str:
+    parts = []
+    for f in tile.features:
+        where = "".join(SIDES[s] for s in f.sides)
+        text = f.kind + (f" {where}" if where else "")
+        if f.name:
+            text += f" {f.name}"
+        if f.symbol:
+            text += f" ({f.symbol.replace('_', ' ')})"
+        parts.append(text)
+    return ", ".join(parts) or "space"
+
+
+def _open(width: int, height: int) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif">'
+            f"<defs>{DEFS}<style>{STYLE}</style></defs>")
