@@ -29,6 +29,10 @@ app = typer.Typer(
 
 Game = Annotated[str, typer.Argument(help="The game log file (JSON lines).", metavar="GAME")]
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+Edition = Annotated[str | None, typer.Option(help="star-wars (default) or classic (the 2011 "
+                                             "base game with farmers).")]
+Fiesta = Annotated[bool, typer.Option("--fiesta", help="Classic: add the 10 La Fiesta tiles "
+                                      "(CL-7).")]
 COORDS = {"ignore_unknown_options": True}
 
 
@@ -91,9 +95,11 @@ def new(
     team: Annotated[bool, typer.Option("--team", help="Team variant (SW-8).")] = False,
     table: Annotated[bool, typer.Option("--table", help="Table mode: players enter draws "
                                         "and dice.")] = False,
-    tileset: Annotated[str | None, typer.Option(help="Tile set file (default: the bundled "
-                                                "star-wars set).")] = None,
-    unplaceable: Annotated[str, typer.Option(help="discard or reshuffle (SW-3.2).")] = "discard",
+    tileset: Annotated[str | None, typer.Option(help="Tile set file (default: the edition's "
+                                                "bundled set).")] = None,
+    edition: Edition = None,
+    fiesta: Fiesta = False,
+    unplaceable: Annotated[str, typer.Option(help="discard or reshuffle (SW-3.2, CL-3).")] = "discard",
     undo: Annotated[str, typer.Option(help="Undo policy: turn, any or none.")] = "turn",
     sealed: Annotated[bool, typer.Option("--sealed", help="Record only the seed's SHA-256; "
                                          "keep the seed in GAME.seed (mode 0600) until the "
@@ -104,7 +110,7 @@ def new(
     import secrets
 
     from meeple.cli.report import report_move
-    from meeple.cli.store import load_tileset, write_seed
+    from meeple.cli.store import game_tileset, write_seed
     from meeple.engine.play import settle
     from meeple.engine.setup import new_game
     from meeple.engine.state import start
@@ -118,7 +124,8 @@ def new(
     chosen = None if table else (seed if seed is not None else secrets.token_hex(16 if sealed
                                                                                 else 8))
     first = new_game(
-        _split(players), load_tileset(tileset), names=_split(names) if names else None,
+        _split(players), game_tileset(edition, tileset, fiesta),
+        names=_split(names) if names else None,
         seed=chosen, team=team, table=table, unplaceable=unplaceable, undo=undo, sealed=sealed,
     )
     state, events = settle(start(first, chosen if sealed else None))
@@ -375,17 +382,19 @@ def simulate(
 @app.command()
 @guarded
 def tiles(
-    tileset: Annotated[str | None, typer.Option(help="A tile set file (default: bundled "
-                                                "star-wars).")] = None,
+    tileset: Annotated[str | None, typer.Option(help="A tile set file (default: the edition's "
+                                                "bundled set).")] = None,
+    edition: Edition = None,
+    fiesta: Fiesta = False,
     as_json: Json = False,
     svg: Annotated[str | None, typer.Option(help="Write the tile sheet as SVG to this file "
                                             "(-: stdout).", metavar="FILE")] = None,
 ) -> None:
     """The tile set: every tile type drawn with its id and count, and its status."""
     from meeple.cli.report import print_tiles
-    from meeple.cli.store import load_tileset
+    from meeple.cli.store import game_tileset
 
-    print_tiles(load_tileset(tileset), as_json, svg=svg)
+    print_tiles(game_tileset(edition, tileset, fiesta), as_json, svg=svg)
 
 
 @app.command()

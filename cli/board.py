@@ -4,17 +4,25 @@ Each tile is 5 characters by 3 lines (3 by 3 when the board would not fit the
 terminal): routes ``-`` and ``|`` (box-drawing lines on a terminal), asteroid
 fields ``#``, planets ``@``, intersections ``+``, faction symbols ``^`` rebel,
 ``%`` empire, ``$`` bounty hunters, meeples by colour letter (``r g k w o``,
-capital for a large one). North is up; coordinates run along the margins.
+capital for a large one). The classic game reads the same way: roads like
+routes, cities ``#`` with pennants ``*``, cloisters ``C``, followers ``r g b y k``
+(a farmer stands at the edge half of its field). North is up; coordinates run
+along the margins.
 """
 
 from __future__ import annotations
 
 from meeple.engine.state import GameState
 
-LETTER = {"red": "r", "green": "g", "black": "k", "white": "w", "orange": "o"}
-SYMBOL = {"rebel": "^", "empire": "%", "bounty_hunter": "$"}
+LETTER = {"red": "r", "green": "g", "black": "k", "white": "w", "orange": "o", "blue": "b",
+          "yellow": "y"}
+SYMBOL = {"rebel": "^", "empire": "%", "bounty_hunter": "$", "pennant": "*"}
+#: what each feature kind plays, in either edition
+ROLE = {"route": "path", "road": "path", "asteroid": "area", "city": "area", "planet": "centre",
+        "cloister": "centre", "field": "field"}
 STYLE = {"red": "bold red", "green": "bold green", "black": "bold bright_black",
-         "white": "bold white", "orange": "bold dark_orange",
+         "white": "bold white", "orange": "bold dark_orange", "blue": "bold blue",
+         "yellow": "bold yellow", "pennant": "bold blue", "cloister": "bold red",
          "rebel": "red", "empire": "cyan", "bounty_hunter": "yellow",
          "route": "bright_white", "asteroid": "grey50", "planet": "bold blue"}
 #: box-drawing character for a route joining the centre to these sides (N, E, S, W)
@@ -25,10 +33,14 @@ BOX = {
 }
 LEGEND = ("route - |   asteroid field #   planet @   intersection +   symbols: ^ rebel, "
           "% empire, $ bounty hunters   meeples: r g k w o (capital: large)")
+CLASSIC_LEGEND = ("road - |   city #   pennant *   cloister C   crossing +   followers: r g b y k "
+                  "(a farmer stands at its field's edge half)")
 
 Cell = tuple[str, str | None]
 _SIDE_POS = ((0, 2), (1, 4), (2, 2), (1, 0))
 _PLANET_SLOTS = ((1, 3), (2, 3), (0, 3), (2, 1))
+#: where a farmer stands, by the first edge half of its field (port index); inner: centre right
+_HALF_POS = {0: (0, 1), 2: (0, 3), 3: (0, 4), 5: (2, 4), 6: (2, 3), 8: (2, 1), 9: (2, 0), 11: (0, 0)}
 
 
 def draw_tile(state: GameState, x: int, y: int, *, unicode: bool) -> list[list[Cell]]:
@@ -49,18 +61,19 @@ def draw(tile, r: int, meeples: list[tuple[str, bool, int]], *, unicode: bool) -
     g: list[list[Cell]] = [[(" ", None)] * 5 for _ in range(3)]
     for side, kind in enumerate(o.edges):
         row, col = _SIDE_POS[side]
-        if kind == "route":
+        role = ROLE.get(kind)
+        if role == "path":
             g[row][col] = ("|" if side in (0, 2) else "-", "route")
-        elif kind == "asteroid":
+        elif role == "area":
             cells = [(row, c) for c in (1, 2, 3)] if side in (0, 2) else [(q, col) for q in range(3)]
             for q, c in cells:
                 g[q][c] = ("#", "asteroid")
     for q, c in ((0, 0), (0, 4), (2, 0), (2, 4)):
         vertical = "N" if q == 0 else "S"
         horizontal = "W" if c == 0 else "E"
-        if o.edges["NESW".index(vertical)] == "asteroid" and g[q][c][0] == "#":
+        if ROLE.get(o.edges["NESW".index(vertical)]) == "area" and g[q][c][0] == "#":
             continue
-        if g[q][c][0] == "#" and o.edges["NESW".index(horizontal)] != "asteroid":
+        if g[q][c][0] == "#" and ROLE.get(o.edges["NESW".index(horizontal)]) != "area":
             g[q][c] = (" ", None)
     g[1][2] = _centre(tile, o, unicode)
     symbols = [f.symbol for f in tile.features if f.symbol]
@@ -69,9 +82,14 @@ def draw(tile, r: int, meeples: list[tuple[str, bool, int]], *, unicode: bool) -
     slot = 0
     for colour, large, index in meeples:
         letter = LETTER[colour].upper() if large else LETTER[colour]
-        if tile.features[index].kind == "planet":
+        feature = tile.features[index]
+        role = ROLE.get(feature.kind)
+        if role == "centre":
             q, c = _PLANET_SLOTS[min(slot, 3)]
             slot += 1
+        elif role == "field":
+            held = [p for p in range(12) if o.ports[p] == index]
+            q, c = _HALF_POS[held[0]] if held else (1, 3)
         else:
             q, c = _SIDE_POS[o.feature_sides[index][0]]
         g[q][c] = (letter, colour)
@@ -80,9 +98,11 @@ def draw(tile, r: int, meeples: list[tuple[str, bool, int]], *, unicode: bool) -
 
 def _centre(tile, o, unicode: bool) -> Cell:
     if tile.planet >= 0:
+        if tile.features[tile.planet].kind == "cloister":
+            return ("C", "cloister")
         return ("@", "planet")
-    routes = [f for f in tile.features if f.kind == "route"]
-    fields = [f for f in tile.features if f.kind == "asteroid"]
+    routes = [f for f in tile.features if ROLE.get(f.kind) == "path"]
+    fields = [f for f in tile.features if ROLE.get(f.kind) == "area"]
     if routes and any(len(f.sides) == 1 for f in routes) and fields:
         return ("#", "asteroid")
     if routes:

@@ -17,7 +17,9 @@ from meeple.events import log as logfile
 from meeple.events.model import Event
 from meeple.events.tileset import TileSetDef, decode_tileset
 
-BUNDLED = {"star-wars": "star-wars.json"}
+BUNDLED = {"star-wars": "star-wars.json", "classic": "classic.json", "la-fiesta": "la-fiesta.json"}
+#: the bundled tile set of each edition
+EDITIONS = {"star-wars": "star-wars", "classic": "classic"}
 
 
 class Failure(Exception):
@@ -102,7 +104,7 @@ def save(game: Game, events: list[Event]) -> str:
     return head
 
 
-def load_tileset(source: str | None) -> TileSetDef:
+def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDef:
     """A bundled tile set by name (default ``star-wars``), or a tile set file by path.
 
     :raises Failure: unreadable or malformed file, naming the field.
@@ -130,4 +132,40 @@ def load_tileset(source: str | None) -> TileSetDef:
     if not definition.name:
         stem = os.path.splitext(os.path.basename(name))[0]
         definition = msgspec.structs.replace(definition, name=stem)
+    if not definition.start and expansion_ok is False:
+        hint = " (add it to the classic game with --fiesta)" if definition.expansion else ""
+        raise Failure(f"{where}: an expansion's tiles, with no start tile: not a game's tile "
+                      f"set{hint}", 2)
     return definition
+
+
+def game_tileset(edition: str | None, source: str | None, fiesta: bool) -> TileSetDef:
+    """The tile set a new game is played with: a file or the edition's bundled set, with the
+    La Fiesta tiles added when asked (CL-7)."""
+    if edition is not None and edition not in EDITIONS:
+        raise Failure(f"unknown edition {edition!r}; editions are " + ", ".join(EDITIONS), 2)
+    definition = load_tileset(source or EDITIONS[edition or "star-wars"])
+    if edition is not None and definition.edition != edition:
+        raise Failure(f"{source}: a tile set of the {definition.edition} edition, not "
+                      f"{edition}", 2)
+    if fiesta:
+        if definition.edition != "classic":
+            raise Failure("--fiesta adds La Fiesta's tiles to the classic game (CL-7); use "
+                          "--edition classic", 2)
+        definition = with_expansion(definition, load_tileset("la-fiesta", expansion_ok=True))
+    return definition
+
+
+def with_expansion(base: TileSetDef, extra: TileSetDef) -> TileSetDef:
+    """A base set with an expansion's tiles added; the weaker status of the two."""
+    status = base.status if base.status == extra.status else (
+        "partly verified" if "verified" in (base.status, extra.status) else "mixed")
+    ids = {t.id for t in base.tiles}
+    clash = [t.id for t in extra.tiles if t.id in ids]
+    if clash:
+        raise Failure(f"{extra.name} reuses tile ids of {base.name}: {', '.join(clash)}", 2)
+    return msgspec.structs.replace(
+        base, name=f"{base.name}+{extra.name}", status=status, tiles=base.tiles + extra.tiles,
+        rule=extra.rule, inner_fields=extra.inner_fields,
+        sources={**base.sources, **extra.sources},
+    )

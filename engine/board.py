@@ -1,4 +1,4 @@
-"""The board: laying tiles, legal placements (SW-3.1) and meeple targets (SW-4.2, SW-4.3).
+"""The board: laying tiles, legal placements (SW-3.1, CL-3) and meeple targets (SW-4.2, SW-4.3).
 
 The frontier maps every empty cell next to a placed tile to what its sides
 must match (an edge kind, or None where no tile touches). Legal placements are
@@ -19,13 +19,13 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     o = tile.orientations[r]
     realms = state.realms
     nodes = tuple(
-        realms.add(
-            f.kind, (x, y), f.symbol,
-            0 if f.kind == "planet" else len(f.sides),
-            Spot(x=x, y=y, feature=o.targets[f.index]),
-        )
+        realms.add(f.kind, (x, y), f.symbol, len(f.sides),
+                   Spot(x=x, y=y, feature=o.targets[f.index]))
         for f in tile.features
     )
+    for f in tile.features:
+        if f.cities:
+            realms.data[nodes[f.index]].cities = {nodes[c] for c in f.cities}  # type: ignore[union-attr]
     placed = Placed(tile, r, nodes)
     board = state.board
     frontier = state.frontier
@@ -49,7 +49,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
                 joined.add((mine, their))
                 realms.connect(nodes[mine], other.nodes[their])
     state.placements.append((x, y))
-    if tile.planet >= 0:
+    if tile.planet >= 0 and tile.features[tile.planet].kind == "planet":
         state.planet_cells.append((x, y))
     return placed
 
@@ -80,6 +80,18 @@ def rotations_at(state: GameState, tile: TileType, x: int, y: int) -> list[int]:
 
 def planets_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
     """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3)."""
+    board = state.board
+    found = []
+    for dx, dy in AROUND:
+        other = board.get((x + dx, y + dy))
+        if other is not None and other.tile.planet >= 0 \
+                and other.tile.features[other.tile.planet].kind == "planet":
+            found.append((x + dx, y + dy))
+    return found
+
+
+def centres_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
+    """Cells around (x, y), N then clockwise, whose tile has a planet or a cloister."""
     board = state.board
     found = []
     for dx, dy in AROUND:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from meeple.engine import chance
 from meeple.engine.board import placements
-from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple
-from meeple.engine.decide import legal_targets
+from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
+from meeple.engine.decide import followers_to_take_back, legal_targets
 from meeple.engine.flow import awaiting
 from meeple.engine.state import GameState
 
@@ -19,7 +19,8 @@ def _pick(state: GameState, what: str, n: int) -> int:
 
 
 def random_move(state: GameState) -> Command:
-    """A uniformly random legal placement; then a meeple on a random target half the time."""
+    """A uniformly random legal placement; then a meeple on a random target half the time
+    (after a festival tile, a follower taken back a quarter of the time, CL-7)."""
     waiting = awaiting(state)
     if waiting == "place":
         tile = state.tileset.types[state.drawn]  # type: ignore[index]
@@ -28,6 +29,10 @@ def random_move(state: GameState) -> Command:
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
         small, large = state.reserve[state.player]
+        mine = followers_to_take_back(state)
+        if mine and _pick(state, "take-back", 4) == 0:
+            spot = mine[_pick(state, "follower", len(mine))]
+            return TakeBack(spot.x, spot.y, spot.feature)
         targets = legal_targets(state) if small or large else []
         if not targets or _pick(state, "deploy", 2) == 0:
             return SkipMeeple()

@@ -18,6 +18,7 @@ from meeple.engine.commands import (
     Redo,
     RollDice,
     SkipMeeple,
+    TakeBack,
     Undo,
 )
 from meeple.engine.decide import decide, decide_draw, decide_roll
@@ -32,6 +33,7 @@ from meeple.events.model import (
     GameStarted,
     MeeplePlaced,
     MeepleSkipped,
+    MeepleTakenBack,
     Redone,
     TileDrawn,
     TilePlaced,
@@ -78,6 +80,8 @@ def command_of(event: Event) -> Command | None:
         return PlaceMeeple(event.target, event.large)
     if isinstance(event, MeepleSkipped):
         return SkipMeeple()
+    if isinstance(event, MeepleTakenBack):
+        return TakeBack(event.spot.x, event.spot.y, event.spot.feature)
     if isinstance(event, TileDrawn):
         return DrawTile(event.tile)
     if isinstance(event, DiceRolled):

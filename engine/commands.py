@@ -24,6 +24,15 @@ class SkipMeeple(msgspec.Struct, frozen=True):
     """SW-4.1: place no meeple this turn."""
 
 
+class TakeBack(msgspec.Struct, frozen=True):
+    """CL-7 (La Fiesta): after placing a festival tile, take back one of your followers
+    standing on ``target`` of the tile at (x, y)."""
+
+    x: int
+    y: int
+    target: str
+
+
 class DrawTile(msgspec.Struct, frozen=True):
     """Table mode: record the tile the player drew from the physical pile (SW-3.1)."""
 
@@ -48,4 +57,4 @@ class Redo(msgspec.Struct, frozen=True):
     steps: int = 1
 
 
-Command = PlaceTile | PlaceMeeple | SkipMeeple | DrawTile | RollDice | Undo | Redo
+Command = PlaceTile | PlaceMeeple | SkipMeeple | TakeBack | DrawTile | RollDice | Undo | Redo

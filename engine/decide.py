@@ -20,18 +20,20 @@ from meeple.engine.commands import (
     Redo,
     RollDice,
     SkipMeeple,
+    TakeBack,
     Undo,
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
-from meeple.engine.geometry import AROUND, FACING_MIDDLE, ROTATIONS, SIDES, STEP
+from meeple.engine.geometry import AROUND, FACING, ROTATIONS, STEP
 from meeple.engine.state import GameState
-from meeple.engine.targets import parse_target
+from meeple.engine.targets import SYNTAX, parse_target
 from meeple.events.model import (
     DiceRolled,
     Event,
     MeeplePlaced,
     MeepleSkipped,
+    MeepleTakenBack,
     Redone,
     Roll,
     Spot,
@@ -121,10 +123,10 @@ def _where_legal(state: GameState, tile) -> str:
 def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int] | None]:
     """Where a (canonical, already checked) target puts the meeple, and the attacked cell."""
     x, y = state.placed_at  # type: ignore[misc]
-    kind, _, cell = parse_target(target)
+    name, cell = parse_target(target, state.edition)
     if cell is not None and cell != (x, y):
         return Spot(x=cell[0], y=cell[1], feature="planet"), cell
-    return Spot(x=x, y=y, feature=target if cell is None else "planet"), None
+    return Spot(x=x, y=y, feature=name), None
 
 
 def legal_targets(state: GameState) -> list[str]:
@@ -144,10 +146,12 @@ def legal_targets(state: GameState) -> list[str]:
 def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list[str]]]:
     """Every legal placement (SW-3.1) with the meeple targets it allows (SW-4.2, SW-4.3).
 
-    What the neighbours hold is looked up once per cell, as a bit per side; planets
-    that could be attacked are indexed once per call.
+    What the neighbours hold is looked up once per cell, as a bit per port (the middle
+    port of each side in Star Wars, all three in the classic game, where fields hold the
+    halves); planets that could be attacked are indexed once per call.
     """
     board = state.board
+    probes = state.tileset.probes
     realm = state.realms.realm
     attacks = _attack_index(state)
     moves = []
@@ -160,9 +164,12 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list
             dx, dy = STEP[side]
             other = board.get((x + dx, y + dy))
             if other is not None:
-                their = other.tile.orientations[other.r].ports[FACING_MIDDLE[side]]
-                if their >= 0 and realm(other.nodes[their]).meeples:
-                    held |= 1 << side
+                theirs = other.tile.orientations[other.r].ports
+                for pos in probes:
+                    port = side * 3 + pos
+                    their = theirs[FACING[port]]
+                    if their >= 0 and realm(other.nodes[their]).meeples:
+                        held |= 1 << port
         around = attacks.get((x, y), ())
         for r in rotations:
             moves.append((x, y, r * 90, tile.orientations[r].free(held) + list(around)))
@@ -181,6 +188,12 @@ def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
 def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     colour = state.player
     small, large = state.reserve[colour]
+    if command.large and state.classic:
+        raise IllegalMove("classic followers are all alike: there is no large one", rule="CL-2",
+                          legal="place without --large")
+    if not command.large and not small and state.classic:
+        raise IllegalMove(f"{colour} has no follower left in supply", rule="CL-2",
+                          legal="skip" + (", or take a follower back" if _festival(state) else ""))
     if command.large and not large:
         raise IllegalMove(f"{colour} has no large meeple in reserve", rule="SW-4.4",
                           legal=f"{small} small left" if small else "none left: skip")
@@ -188,38 +201,71 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
         raise IllegalMove(f"{colour} has no small meeple in reserve", rule="SW-4.4",
                           legal="the large one is left: add --large" if large
                           else "none left: skip")
-    kind, side, cell = parse_target(command.target)
+    name, cell = parse_target(command.target, state.edition)
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
     legal = legal_targets(state)
     hint = "legal targets: " + (", ".join(legal) if legal else "none: skip")
-    if kind == "planet" and cell is not None and cell != (x, y):
+    if name == "planet" and cell is not None and cell != (x, y):
         if cell not in planets_around(state, x, y):
             raise IllegalMove(f"there is no planet at ({cell[0]}, {cell[1]}) among the 8 tiles "
                               f"around ({x}, {y})", rule="SW-4.3", legal=hint)
         return MeeplePlaced(seq=state.next_seq, player=colour,
                             target=f"planet@{cell[0]},{cell[1]}", large=command.large)
-    if kind == "planet":
-        if placed.tile.planet < 0:
-            raise IllegalMove(f"tile {placed.tile.id} has no planet", rule="SW-4.2", legal=hint)
-        index = placed.tile.planet
-    else:
-        index = next(
-            (f.index for f in placed.tile.features
-             if f.kind == kind and side in o.feature_sides[f.index]),
-            -1,
-        )
-        if index < 0:
-            raise IllegalMove(f"tile {placed.tile.id} as placed has no {kind} on its "
-                              f"{SIDES[side]} edge", rule="SW-4.2", legal=hint)  # type: ignore[index]
+    index = o.aliases.get(name, -1)
+    if index < 0:
+        kind, _, where = name.partition(":")
+        if kind in state.tileset.vocabulary.kinds or kind in ("planet", "cloister"):
+            place = f" on its {where} edge" if len(where) == 1 else (
+                f" at edge half {where}" if where else "")
+            raise IllegalMove(f"tile {placed.tile.id} as placed has no {kind}{place}",
+                              rule=state.rule("meeple"), legal=hint)
+        raise InvalidCommand(f"cannot read the meeple target {command.target!r}",
+                             rule=state.rule("meeple"), legal=SYNTAX[state.edition])
     realm = state.realms.realm(placed.nodes[index])
     if realm.meeples:
         holders = ", ".join(sorted({c for c, _, _ in realm.meeples}))
+        kind = placed.tile.features[index].kind
         raise IllegalMove(f"that {kind} is already held by {holders}; a realm with any meeple "
-                          "takes no other", rule="SW-4.2", legal=hint)
+                          "takes no other", rule=state.rule("meeple"), legal=hint)
     return MeeplePlaced(seq=state.next_seq, player=colour, target=o.targets[index],
                         large=command.large)
+
+
+def _festival(state: GameState) -> bool:
+    """Whether the tile just placed carries the festival symbol (CL-7)."""
+    return state.placed_at is not None and state.board[state.placed_at].tile.festival
+
+
+def followers_to_take_back(state: GameState) -> list[Spot]:
+    """CL-7: where the player's followers stand, when the tile just placed is a festival
+    tile; in the order they were placed."""
+    if not _festival(state):
+        return []
+    colour = state.player
+    spots = state.realms.spots
+    found = []
+    for realm in state.realms.data:
+        if realm is not None:
+            found.extend(node for who, _, node in realm.meeples if who == colour)
+    return [spots[node] for node in sorted(found)]
+
+
+def _take_back(state: GameState, command: TakeBack) -> Event:
+    if not _festival(state):
+        tile = state.board[state.placed_at].tile.id  # type: ignore[index]
+        raise IllegalMove(f"tile {tile} has no festival symbol: only after placing a festival "
+                          "tile may a follower be taken back", rule="CL-7",
+                          legal="place a follower or skip")
+    name, _ = parse_target(command.target, state.edition)
+    spots = followers_to_take_back(state)
+    for spot in spots:
+        if (spot.x, spot.y) == (command.x, command.y) and spot.feature == name:
+            return MeepleTakenBack(seq=state.next_seq, player=state.player, spot=spot)
+    mine = ", ".join(f"{s.x} {s.y} {s.feature}" for s in spots) or "none"
+    raise IllegalMove(f"{state.player} has no follower on {name} at ({command.x}, {command.y})",
+                      rule="CL-7", legal=f"{state.player}'s followers: {mine}")
 
 
 def _skip(state: GameState, command: SkipMeeple) -> Event:
@@ -326,6 +372,7 @@ _DISPATCH = {
     PlaceTile: (_place_tile, "place"),
     PlaceMeeple: (_place_meeple, "meeple"),
     SkipMeeple: (_skip, "meeple"),
+    TakeBack: (_take_back, "meeple"),
     DrawTile: (decide_draw, "draw"),
     RollDice: (decide_roll, "dice"),
 }

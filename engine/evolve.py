@@ -19,6 +19,7 @@ from meeple.events.model import (
     MeeplePlaced,
     MeepleReturned,
     MeepleSkipped,
+    MeepleTakenBack,
     PointsScored,
     Redone,
     Spot,
@@ -43,7 +44,7 @@ def node_at(state: GameState, spot: Spot) -> int:
 def is_input(state: GameState, event: Event) -> bool:
     """Whether an event begins a step of its own: a player's decision, or chance entered
     by hand in table mode. Digital draws and dice are consequences."""
-    if isinstance(event, (TilePlaced, MeeplePlaced, MeepleSkipped)):
+    if isinstance(event, (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack)):
         return True
     if isinstance(event, (TileDrawn, DiceRolled)):
         return not state.digital
@@ -151,6 +152,13 @@ def _meeple_skipped(state: GameState, event: MeepleSkipped) -> None:
     state.phase = "resolve"
 
 
+def _meeple_taken_back(state: GameState, event: MeepleTakenBack) -> None:
+    node = node_at(state, event.spot)
+    state.realms.realm(node).meeples.remove((event.player, False, node))
+    state.reserve[event.player][0] += 1
+    state.phase = "resolve"
+
+
 def _battle_started(state: GameState, event: BattleStarted) -> None:
     state.battle = Battle(
         root=state.realms.find(node_at(state, event.realm)),
@@ -177,7 +185,10 @@ def _points_scored(state: GameState, event: PointsScored) -> None:
         assert state.battle is not None
         state.battle.tie_paid.add(event.side)
     else:
-        state.realms.realm(node_at(state, event.realm)).scored = True
+        realm = state.realms.realm(node_at(state, event.realm))
+        if realm.paid is None:
+            realm.paid = set()
+        realm.paid.add(event.side)
 
 
 def _meeple_returned(state: GameState, event: MeepleReturned) -> None:
@@ -208,6 +219,7 @@ _HANDLERS = {
     TilePlaced: _tile_placed,
     MeeplePlaced: _meeple_placed,
     MeepleSkipped: _meeple_skipped,
+    MeepleTakenBack: _meeple_taken_back,
     BattleStarted: _battle_started,
     DiceRolled: _dice_rolled,
     PointsScored: _points_scored,

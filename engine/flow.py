@@ -19,7 +19,9 @@ from meeple.engine.scoring import (
     complete,
     completed_points,
     dice_for,
+    farm_points,
     final_points,
+    scorers,
 )
 from meeple.engine.state import Battle, GameState
 from meeple.events.model import (
@@ -95,16 +97,17 @@ def _set_aside(state: GameState, seq: int, tile: str) -> Event:
 
 
 def turn_realms(state: GameState) -> list[int]:
-    """SW-5.5: realms touched by the placed tile by first edge N, E, S, W, then its planet,
-    then the attacked planet; as union-find roots, each once."""
+    """SW-5.5: realms touched by the placed tile by first edge N, E, S, W (inner fields
+    after), then its planet or cloister, then the attacked planet; as union-find roots,
+    each once."""
     assert state.placed_at is not None
     placed = state.board[state.placed_at]
     o = placed.tile.orientations[placed.r]
     find = state.realms.find
     order = sorted(
-        (o.feature_sides[f.index][0], placed.nodes[f.index])
+        (o.feature_sides[f.index][0] if o.feature_sides[f.index] else 4, placed.nodes[f.index])
         for f in placed.tile.features
-        if f.kind != "planet"
+        if f.index != placed.tile.planet
     )
     roots = []
     for _, node in order:
@@ -142,26 +145,30 @@ def _anchor(state: GameState, realm: Realm):
 
 def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
-    for root in turn_realms(state):
-        realm = data[root]
-        assert realm is not None
-        sides = battle_sides(state, realm)
-        if len(sides) >= 2:
-            return BattleStarted(
-                seq=seq,
-                realm=_anchor(state, realm),
-                sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
-            )
+    if not state.classic:
+        for root in turn_realms(state):
+            realm = data[root]
+            assert realm is not None
+            sides = battle_sides(state, realm)
+            if len(sides) >= 2:
+                return BattleStarted(
+                    seq=seq,
+                    realm=_anchor(state, realm),
+                    sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
+                )
+    rule = "CL-5" if state.classic else "SW-6.3"
     for root in _scoring_realms(state):
         realm = data[root]
         assert realm is not None
         if not realm.meeples or not complete(state, realm):
             continue
-        if not realm.scored:
-            (side,) = battle_sides(state, realm)
+        paid = realm.paid or ()
+        pending = [side for side in scorers(state, realm) if side not in paid]
+        if pending:
             points, tiles, symbols = completed_points(realm)
-            return PointsScored(seq=seq, side=side, points=points, reason="realm", rule="SW-6.3",
-                                realm=_anchor(state, realm), tiles=tiles, symbols=symbols)
+            return PointsScored(seq=seq, side=pending[0], points=points, reason="realm",
+                                rule=rule, realm=_anchor(state, realm), tiles=tiles,
+                                symbols=symbols)
         colour, large, node = realm.meeples[0]
         return MeepleReturned(seq=seq, player=colour, large=large, spot=state.realms.spots[node])
     return TurnEnded(seq=seq, player=state.player, turn=state.turn)
@@ -206,17 +213,33 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
 
 
 def _final(state: GameState, seq: int) -> Event:
-    """SW-7.2 for each incomplete realm holding meeples (first placed first), then SW-7.3."""
-    pending = [
-        realm for realm in state.realms.data
-        if realm is not None and realm.meeples and not realm.scored
-    ]
-    if pending:
-        realm = min(pending, key=lambda r: r.anchor)
-        (side,) = battle_sides(state, realm)
-        points, tiles, symbols = final_points(state, realm)
-        return PointsScored(seq=seq, side=side, points=points, reason="final", rule="SW-7.2",
-                            realm=_anchor(state, realm), tiles=tiles, symbols=symbols)
+    """SW-7.2 / CL-6 for each incomplete realm holding meeples (first placed first; classic
+    farms after every road, city and cloister), then the winners (SW-7.3)."""
+    rule = "CL-6" if state.classic else "SW-7.2"
+    best_realm, best_key, best_side = None, None, None
+    for realm in state.realms.data:
+        if realm is None or not realm.meeples:
+            continue
+        paid = realm.paid or ()
+        pending = [side for side in scorers(state, realm) if side not in paid]
+        if not pending:
+            continue
+        farm = realm.kind == "field"
+        if farm and not farm_points(state, realm)[0]:
+            continue
+        key = (farm, realm.anchor)
+        if best_key is None or key < best_key:
+            best_realm, best_key, best_side = realm, key, pending[0]
+    if best_realm is not None:
+        assert best_side is not None
+        if best_realm.kind == "field":
+            points, cities = farm_points(state, best_realm)
+            return PointsScored(seq=seq, side=best_side, points=points, reason="farm", rule=rule,
+                                realm=_anchor(state, best_realm), tiles=len(best_realm.tiles),
+                                cities=cities)
+        points, tiles, symbols = final_points(state, best_realm)
+        return PointsScored(seq=seq, side=best_side, points=points, reason="final", rule=rule,
+                            realm=_anchor(state, best_realm), tiles=tiles, symbols=symbols)
     best = max(state.scores.values())
     return GameEnded(
         seq=seq,

@@ -47,5 +47,5 @@ def facing_port(port: int) -> int:
     return opposite(side) * 3 + (2 - pos)
 
 
-#: For each side, the port of the neighbour facing my middle port on that side.
-FACING_MIDDLE = tuple(facing_port(side * 3 + 1) for side in range(4))
+#: For each of the 12 ports, the neighbour's port facing it.
+FACING = tuple(facing_port(port) for port in range(12))

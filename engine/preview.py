@@ -1,14 +1,18 @@
 """What a placement would score at once, computed without laying the tile (for the greedy bot).
 
 It joins the new tile's features with the neighbouring realms in a small local
-union-find and applies SW-6.2 / SW-6.3 to the merged result. Realms that would
-need a battle count for nothing: their outcome is chance.
+union-find and applies SW-6.2 / SW-6.3 (CL-5) to the merged result. Realms that
+would need a battle count for nothing: their outcome is chance. Farms never
+complete, so they gain nothing at once.
 """
 
 from __future__ import annotations
 
-from meeple.engine.board import neighbours_placed, planets_around
+from collections import Counter
+
+from meeple.engine.board import centres_around, neighbours_placed
 from meeple.engine.geometry import STEP, facing_port
+from meeple.engine.realms import Realm
 from meeple.engine.scoring import completed_points
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileType
@@ -28,7 +32,7 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
 
     links = []
     for f in tile.features:
-        if f.kind == "planet":
+        if f.index == tile.planet or f.kind == "field":
             continue
         find(("f", f.index))
         for side in o.feature_sides[f.index]:
@@ -50,18 +54,19 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
         tiles = {(x, y)}
         symbols = sum(1 for f in features if f.symbol)
         open_ends = sum(len(f.sides) for f in features)
-        holders = set()
+        holders: Counter = Counter()
         for realm in roots:
             tiles |= realm.tiles
             symbols += realm.symbol_count()
             open_ends += realm.open
-            holders |= {state.side_of[c] for c, _, _ in realm.meeples}
+            holders.update(state.side_of[c] for c, _, _ in realm.meeples)
         open_ends -= 2 * sum(1 for key in links if find(key) == find(members[0]))
-        kind = features[0].kind
-        per_tile = 2 if kind == "asteroid" else 1
+        merged = Realm(features[0].kind, (x, y), None, 0, 0)
+        merged.tiles = tiles
+        merged.symbols = {"any": symbols} if symbols else {}
         out.append({
             "complete": open_ends == 0,
-            "points": per_tile * len(tiles) + 2 * symbols,
+            "points": completed_points(merged)[0],
             "holders": holders,
         })
     return out
@@ -75,17 +80,17 @@ def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
     for group in _groups(state, tile, x, y, r):
         if not group["complete"]:
             continue
-        if group["holders"] == {me}:
+        if _scores(state, group["holders"], me):
             total += group["points"]
         elif not group["holders"] and has_meeple:
             best_meeple = max(best_meeple, group["points"])
-    for px, py in planets_around(state, x, y):
+    for px, py in centres_around(state, x, y):
         if neighbours_placed(state, px, py) != 7:
             continue
         other = state.board[(px, py)]
         realm = state.realms.realm(other.nodes[other.tile.planet])
-        holders = {state.side_of[c] for c, _, _ in realm.meeples}
-        if holders == {me}:
+        holders = Counter(state.side_of[c] for c, _, _ in realm.meeples)
+        if _scores(state, holders, me):
             total += completed_points(realm)[0]
         elif not holders and has_meeple:
             best_meeple = max(best_meeple, completed_points(realm)[0])
@@ -93,6 +98,16 @@ def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
         symbol = 1 if tile.features[tile.planet].symbol else 0
         best_meeple = max(best_meeple, PLANET_POINTS + 2 * symbol)
     return total + best_meeple
+
+
+def _scores(state: GameState, holders: Counter, me: str) -> bool:
+    """Whether ``me`` would score a realm held so: alone in Star Wars (else a battle), among
+    the most followers in the classic game (CL-5)."""
+    if not holders:
+        return False
+    if state.classic:
+        return holders[me] == max(holders.values())
+    return set(holders) == {me}
 
 
 def meeple_gain(state: GameState, target: str) -> int:

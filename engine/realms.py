@@ -1,9 +1,12 @@
-"""Realms: routes, asteroid fields and planets, tracked with union-find (SW-1.3, SW-6.2).
+"""Realms: routes, asteroid fields and planets; roads, cities, cloisters and fields
+(farms); tracked with union-find (SW-1.3, SW-6.2, CL-4 to CL-6).
 
 Every feature of a placed tile is a node. Connecting two features across an
-edge unites their realms; each realm, at its root, keeps its tiles, faction
-symbols, the number of open edge-ends (a route or field is complete when it
-reaches 0, SW-6.2) and the meeples on it. Nothing here scans the board.
+edge unites their realms; each realm, at its root, keeps its tiles, symbols
+(faction symbols, or pennants), the number of open edge-ends (a route, road,
+asteroid field or city is complete when it reaches 0, SW-6.2, CL-5), the
+meeples on it, the sides already paid for it, and for a farm the city nodes it
+borders (CL-6). Nothing here scans the board.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ Meeple = tuple[str, bool, int]
 class Realm:
     """The data of one realm, kept at its union-find root."""
 
-    __slots__ = ("kind", "tiles", "symbols", "open", "meeples", "anchor", "scored")
+    __slots__ = ("kind", "tiles", "symbols", "open", "meeples", "anchor", "paid", "cities")
 
     def __init__(self, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
                  anchor: int) -> None:
@@ -27,7 +30,14 @@ class Realm:
         self.open = open_ends
         self.meeples: list[Meeple] = []
         self.anchor = anchor
-        self.scored = False
+        #: sides already paid for this realm (completed, or at the end)
+        self.paid: set[str] | None = None
+        #: a farm's bordering city nodes (CL-6)
+        self.cities: set[int] | None = None
+
+    @property
+    def scored(self) -> bool:
+        return bool(self.paid)
 
     def symbol_count(self) -> int:
         return sum(self.symbols.values())
@@ -94,5 +104,8 @@ class Realms:
         big.open += small.open - 2
         big.meeples.extend(small.meeples)
         big.anchor = min(big.anchor, small.anchor)
-        big.scored = big.scored or small.scored
+        if small.paid:
+            big.paid = (big.paid or set()) | small.paid
+        if small.cities:
+            big.cities = (big.cities or set()) | small.cities
         return ra

@@ -1,9 +1,10 @@
-"""Building the ``game_started`` event of a new game (SW-1.5, SW-2, SW-8.1)."""
+"""Building the ``game_started`` event of a new game (SW-1.5, SW-2, SW-8.1, CL-2)."""
 
 from __future__ import annotations
 
 from meeple.engine.errors import InvalidCommand
-from meeple.engine.state import COLOURS, check_setup, seal
+from meeple.engine.state import COLOURS, RULE, check_setup, seal
+from meeple.engine.tiles import compile_tileset
 from meeple.events.model import SCHEMA_VERSION, GameStarted, Options, PlayerDef, TileSetRecord
 from meeple.events.tileset import TileSetDef, content_hash
 
@@ -24,12 +25,16 @@ def new_game(
 
     :raises InvalidCommand: unknown colour, wrong number of names, bad option, bad set-up.
     """
+    compile_tileset(tileset)  # an unknown edition or a bad tile set stops here, named
+    edition = tileset.edition
+    rule = RULE.get(edition, RULE["star-wars"])["players"]
+    known = COLOURS.get(edition, ())
     for colour in colours:
-        if colour not in COLOURS:
-            raise InvalidCommand(f"unknown colour {colour!r}", rule="SW-1.5",
-                                 legal="colours are " + ", ".join(COLOURS))
+        if colour not in known:
+            raise InvalidCommand(f"unknown colour {colour!r}", rule=rule,
+                                 legal=f"colours of the {edition} edition are " + ", ".join(known))
     if names is not None and len(names) != len(colours):
-        raise InvalidCommand(f"{len(names)} names for {len(colours)} players", rule="SW-1.5")
+        raise InvalidCommand(f"{len(names)} names for {len(colours)} players", rule=rule)
     if unplaceable not in ("discard", "reshuffle"):
         raise InvalidCommand(f"unplaceable must be discard or reshuffle, not {unplaceable!r}",
                              rule="SW-3.2")
@@ -44,7 +49,7 @@ def new_game(
     event = GameStarted(
         seq=0,
         schema=SCHEMA_VERSION,
-        edition="star-wars",
+        edition=edition,  # type: ignore[arg-type]
         players=players,
         team=team,
         mode="table" if table else "digital",

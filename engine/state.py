@@ -18,7 +18,9 @@ from meeple.engine.tiles import TileSet, TileType, compile_tileset
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
 from meeple.events.tileset import content_hash
 
-COLOURS = ("red", "green", "black", "white", "orange")
+#: the colours of each edition's box (SW-1.5, CL-2)
+COLOURS = {"star-wars": ("red", "green", "black", "white", "orange"),
+           "classic": ("red", "green", "blue", "yellow", "black")}
 
 #: SW-1.5: faction by colour.
 FACTION_OF = {
@@ -29,7 +31,15 @@ FACTION_OF = {
     "orange": "bounty_hunter",
 }
 
-SMALL, LARGE = 4, 1  # SW-1.6
+#: meeples per player, (small, large): SW-1.6; classic followers are all alike (CL-2)
+RESERVE = {"star-wars": (4, 1), "classic": (7, 0)}
+#: the rule ids of what both editions share, for messages
+RULE = {
+    "star-wars": {"players": "SW-1.5", "place": "SW-3.1", "unplaceable": "SW-3.2",
+                  "meeple": "SW-4.2", "reserve": "SW-4.4", "tiles": "SW-1.1", "end": "SW-7.1"},
+    "classic": {"players": "CL-2", "place": "CL-3", "unplaceable": "CL-3",
+                "meeple": "CL-4", "reserve": "CL-2", "tiles": "CL-1", "end": "CL-6"},
+}
 
 
 class Placed(msgspec.Struct):
@@ -102,6 +112,18 @@ class GameState(msgspec.Struct):
         return self.players[self.current]
 
     @property
+    def edition(self) -> str:
+        return self.setup.edition
+
+    @property
+    def classic(self) -> bool:
+        return self.setup.edition == "classic"
+
+    def rule(self, what: str) -> str:
+        """The rule id of a shared rule in this game's edition (``place``, ``meeple``, ...)."""
+        return RULE[self.setup.edition][what]
+
+    @property
     def digital(self) -> bool:
         return self.setup.mode == "digital"
 
@@ -146,13 +168,21 @@ def check_setup(event: GameStarted) -> TileSet:
             f"this log has schema {event.schema}, newer than this meeple reads "
             f"({SCHEMA_VERSION}); upgrade meeple", rule="schema",
         )
+    edition = event.edition
+    rule = RULE[edition]["players"]
     colours = [p.colour for p in event.players]
     if not 2 <= len(colours) <= 5:
-        raise InvalidCommand(f"{len(colours)} players; the game takes 2 to 5", rule="SW-1.5")
+        raise InvalidCommand(f"{len(colours)} players; the game takes 2 to 5", rule=rule)
     if len(set(colours)) != len(colours):
-        raise InvalidCommand("each player needs a different colour", rule="SW-1.5",
-                             legal="colours are " + ", ".join(COLOURS))
+        raise InvalidCommand("each player needs a different colour", rule=rule,
+                             legal="colours are " + ", ".join(COLOURS[edition]))
+    for colour in colours:
+        if colour not in COLOURS[edition]:
+            raise InvalidCommand(f"{colour} is not a colour of the {edition} edition", rule=rule,
+                                 legal="colours are " + ", ".join(COLOURS[edition]))
     if event.team:
+        if edition != "star-wars":
+            raise InvalidCommand("the team variant belongs to the Star Wars edition", rule="SW-8.1")
         if sorted(colours) != sorted(["red", "green", "black", "white"]):
             raise InvalidCommand("the team variant takes exactly red, green, black and white",
                                  rule="SW-8.1")
@@ -167,6 +197,9 @@ def check_setup(event: GameStarted) -> TileSet:
         raise InvalidCommand("a table-mode game has no seed: players enter draws and dice",
                              rule="SW-5.6")
     record = event.tileset
+    if record.definition.edition != edition:
+        raise InvalidCommand(f"the tile set is for the {record.definition.edition} edition, the "
+                             f"game for {edition}", rule=RULE[edition]["tiles"])
     actual = content_hash(record.definition)
     if actual != record.sha256:
         raise InvalidCommand(f"the tile set's recorded sha256 {record.sha256[:12]} does not match "
@@ -197,7 +230,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
     colours = tuple(p.colour for p in event.players)
     side_of = {c: (team_of(c) if event.team else c) for c in colours}
     sides = tuple(dict.fromkeys(side_of[c] for c in colours))
-    faction = {side_of[c]: FACTION_OF[c] for c in colours}
+    faction = {side_of[c]: FACTION_OF[c] for c in colours if c in FACTION_OF}
     remaining = {t.id: t.count for t in tileset.types.values()}
     remaining[tileset.start] -= 1
     pile: list[str] = []
@@ -212,7 +245,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         sides=sides,
         faction=faction,
         scores={s: 0 for s in sides},
-        reserve={c: [SMALL, LARGE] for c in colours},
+        reserve={c: list(RESERVE[event.edition]) for c in colours},
         remaining=remaining,
         pile=pile,
         secret=secret,

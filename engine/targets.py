@@ -1,9 +1,13 @@
-"""Meeple targets as written on the command line (DESIGN.md): ``route:E``, ``asteroid:N``,
-``planet`` (the placed tile's planet) and ``planet@X,Y`` (a neighbouring planet, SW-4.3).
+"""Meeple targets as written on the command line (DESIGN.md).
 
-Edge letters are as the tile lies after rotation. A feature reaching several
-edges may be named by any of them; its canonical name uses the first of
-N, E, S, W it reaches.
+Star Wars: ``route:E``, ``asteroid:N``, ``planet`` (the placed tile's planet) and
+``planet@X,Y`` (a neighbouring planet, SW-4.3). Classic: ``road:E``, ``city:N``,
+``cloister``, ``field:Nw`` (a field by an edge half it touches: ``Nw Ne En Es Se Sw
+Ws Wn``) and ``field:inner`` (a field touching no edge, CL-4).
+
+Edges and halves are named as the tile lies after rotation. A feature reaching
+several edges may be named by any of them; its canonical name uses the first
+(N, E, S, W; for fields ``Nw`` clockwise) it reaches. Case does not matter.
 """
 
 from __future__ import annotations
@@ -11,32 +15,45 @@ from __future__ import annotations
 import re
 
 from meeple.engine.errors import InvalidCommand
-from meeple.engine.geometry import SIDE_INDEX
 
 _TARGET = re.compile(
-    r"^(?:(?P<kind>route|asteroid):(?P<side>[NESWnesw])|(?P<planet>planet)"
-    r"(?:@(?P<x>-?\d+),(?P<y>-?\d+))?)$"
+    r"^(?P<kind>[A-Za-z]+)(?::(?P<where>[A-Za-z]+))?(?:@(?P<x>-?\d+),(?P<y>-?\d+))?$"
 )
 
-SYNTAX = "targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), planet, planet@X,Y"
+SYNTAX = {
+    "star-wars": "targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), planet, "
+                 "planet@X,Y",
+    "classic": "targets are road:E, city:N (edge N, E, S or W as the tile lies), cloister, "
+               "field:Nw (an edge half: Nw Ne En Es Se Sw Ws Wn) or field:inner",
+}
 
 
-def parse_target(text: str) -> tuple[str, int | None, tuple[int, int] | None]:
-    """Split a target into (kind, side index or None, planet cell or None).
+def parse_target(text: str, edition: str = "star-wars") -> tuple[str, tuple[int, int] | None]:
+    """A target's canonical spelling and, for ``planet@X,Y``, the planet's cell.
 
     >>> parse_target("route:e")
-    ('route', 1, None)
+    ('route:E', None)
     >>> parse_target("planet@-1,2")
-    ('planet', None, (-1, 2))
+    ('planet', (-1, 2))
+    >>> parse_target("FIELD:nW", "classic")
+    ('field:Nw', None)
 
-    :raises InvalidCommand: for anything else.
+    :raises InvalidCommand: for what cannot be a target.
     """
     match = _TARGET.match(text.strip())
-    if not match:
-        raise InvalidCommand(f"cannot read the meeple target {text!r}", rule="SW-4.1",
-                             legal=SYNTAX)
-    if match.group("planet"):
-        if match.group("x") is None:
-            return "planet", None, None
-        return "planet", None, (int(match.group("x")), int(match.group("y")))
-    return match.group("kind"), SIDE_INDEX[match.group("side").upper()], None
+    rule = "CL-4" if edition == "classic" else "SW-4.1"
+    if not match or match.group("x") is not None and match.group("where"):
+        raise InvalidCommand(f"cannot read the meeple target {text!r}", rule=rule,
+                             legal=SYNTAX.get(edition, SYNTAX["star-wars"]))
+    kind = match.group("kind").lower()
+    where = match.group("where")
+    cell = None if match.group("x") is None else (int(match.group("x")), int(match.group("y")))
+    if where is None:
+        return kind, cell
+    if len(where) == 1:
+        where = where.upper()
+    elif len(where) == 2:
+        where = where[0].upper() + where[1].lower()
+    else:
+        where = where.lower()
+    return f"{kind}:{where}", cell

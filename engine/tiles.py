@@ -1,9 +1,15 @@
-"""Tile sets: validation of a definition and its compiled, rotated form (SW-1.1 to SW-1.4).
+"""Tile sets: validation of a definition and its compiled, rotated form (SW-1.1 to SW-1.4, CL-1).
 
 The file format is ``meeple.events.tileset.TileSetDef`` (documented in the
 README). ``compile_tileset`` checks it and precomputes, for every tile type and
 rotation, the edge kinds, which feature holds each port, and the canonical
 meeple target of each feature, so placement and realm tracking are lookups.
+
+Both editions share one model. Each side has three ports, left, middle and
+right: a path (Star Wars route, classic road) holds the middle port, an area
+(asteroid field, city) all three, a classic field the left or right half of a
+side (``Nw`` is the west half of the north side); a centre feature (planet,
+cloister) and an inner field hold none.
 """
 
 from __future__ import annotations
@@ -14,19 +20,45 @@ from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import ROTATIONS, SIDE_INDEX, SIDES, turned
 from meeple.events.tileset import TileSetDef, content_hash
 
-EDGE_KINDS = ("space", "route", "asteroid")
-FEATURE_KINDS = ("route", "asteroid", "planet")
 FACTIONS = ("rebel", "empire", "bounty_hunter")
 
 
+class Vocabulary(msgspec.Struct, frozen=True):
+    """The words of one edition: edge kinds and what plays each role."""
+
+    edges: tuple[str, ...]
+    path: str
+    area: str
+    centre: str
+    field: str | None
+    rule: str  # the rule id that defines the tile set
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(k for k in (self.path, self.area, self.centre, self.field) if k)
+
+
+VOCABULARY = {
+    "star-wars": Vocabulary(("space", "route", "asteroid"), "route", "asteroid", "planet", None,
+                            "SW-1.3"),
+    "classic": Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1"),
+}
+#: port index of each classic edge half: side * 3 + position (0 left, 2 right, seen from inside)
+HALF_PORTS = {"Nw": 0, "Ne": 2, "En": 3, "Es": 5, "Se": 6, "Sw": 8, "Ws": 9, "Wn": 11}
+PORT_HALVES = {port: name for name, port in HALF_PORTS.items()}
+
+
 class Feature(msgspec.Struct, frozen=True):
-    """One feature of a tile type as printed: kind, printed sides, symbol, name."""
+    """One feature of a tile type as printed: kind, printed sides, symbol (a faction, or
+    ``pennant``), name; a field's printed ports and the cities it borders (feature indices)."""
 
     index: int
     kind: str
     sides: tuple[int, ...]
     symbol: str | None
     name: str | None
+    ports: tuple[int, ...] = ()
+    cities: tuple[int, ...] = ()
 
 
 class Oriented(msgspec.Struct, frozen=True):
@@ -38,15 +70,18 @@ class Oriented(msgspec.Struct, frozen=True):
     ports: tuple[int, ...]
     #: for each feature, the sides it reaches as the tile lies
     feature_sides: tuple[tuple[int, ...], ...]
-    #: for each feature, its canonical target: ``route:E``, ``asteroid:N``, ``planet``
+    #: for each feature, its canonical target: ``route:E``, ``asteroid:N``, ``planet``,
+    #: ``road:E``, ``city:N``, ``cloister``, ``field:Nw``, ``field:inner``
     targets: tuple[str, ...]
-    #: for each feature, a bit per side it reaches (N=1, E=2, S=4, W=8)
+    #: for each feature, a bit per port it holds (bit ``side * 3 + position``)
     masks: tuple[int, ...]
+    #: every name of each feature (any edge or half it reaches) -> feature index
+    aliases: dict[str, int]
     #: targets free when the sides in a bit mask lead to occupied realms, memoised
     free_memo: dict[int, list[str]] = msgspec.field(default_factory=dict)
 
     def free(self, held: int) -> list[str]:
-        """Targets of features reaching none of the ``held`` sides (SW-4.2); planets always."""
+        """Targets of features holding none of the ``held`` ports (SW-4.2, CL-4); centres always."""
         found = self.free_memo.get(held)
         if found is None:
             found = self.free_memo[held] = [
@@ -62,7 +97,8 @@ class TileType(msgspec.Struct):
     count: int
     features: tuple[Feature, ...]
     orientations: tuple[Oriented, Oriented, Oriented, Oriented]
-    planet: int  # feature index of the planet, or -1
+    planet: int  # feature index of the centre feature (planet or cloister), or -1
+    festival: bool = False
     fits_memo: dict[tuple, tuple[int, ...]] = msgspec.field(default_factory=dict)
 
     def fits(self, need: tuple) -> tuple[int, ...]:
@@ -85,6 +121,10 @@ class TileSet(msgspec.Struct):
     sha256: str
     types: dict[str, TileType]
     start: str
+    vocabulary: Vocabulary
+    #: port positions whose neighbours decide whether a feature is free: the middle one
+    #: in Star Wars (routes and fields both hold it), all three in the classic game
+    probes: tuple[int, ...] = (1,)
 
     @property
     def name(self) -> str:
@@ -98,24 +138,40 @@ class TileSet(msgspec.Struct):
         return sum(t.count for t in self.types.values())
 
 
-def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int) -> Oriented:
+def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int,
+            vocabulary: Vocabulary) -> Oriented:
     quarter = rotation // 90
     lying = tuple(edges[(s - quarter) % 4] for s in range(4))
     ports = [-1] * 12
     feature_sides = []
     targets = []
+    masks = []
+    aliases: dict[str, int] = {}
     for f in features:
         sides = tuple(sorted(turned(s, rotation) for s in f.sides))
         feature_sides.append(sides)
-        for s in sides:
-            if f.kind == "route":
-                ports[s * 3 + 1] = f.index
-            else:
-                ports[s * 3] = ports[s * 3 + 1] = ports[s * 3 + 2] = f.index
-        targets.append("planet" if f.kind == "planet" else f"{f.kind}:{SIDES[sides[0]]}")
-    masks = tuple(sum(1 << side for side in sides) for sides in feature_sides)
+        if f.kind == vocabulary.field:
+            held = sorted(((p // 3 + quarter) % 4) * 3 + p % 3 for p in f.ports)
+            names = [PORT_HALVES[p] for p in held] or ["inner"]
+            targets.append(f"{f.kind}:{names[0]}")
+            for name in names:
+                aliases[f"{f.kind}:{name}"] = f.index
+        elif f.kind == vocabulary.centre:
+            held = []
+            targets.append(f.kind)
+            aliases[f.kind] = f.index
+        else:
+            positions = (1,) if f.kind == vocabulary.path else (0, 1, 2)
+            held = [s * 3 + pos for s in sides for pos in positions]
+            targets.append(f"{f.kind}:{SIDES[sides[0]]}")
+            for s in sides:
+                aliases[f"{f.kind}:{SIDES[s]}"] = f.index
+        for port in held:
+            ports[port] = f.index
+        masks.append(sum(1 << port for port in held))
+        feature_sides[-1] = tuple(sorted(set(sides) | {p // 3 for p in held}))
     return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets),  # type: ignore[arg-type]
-                    masks)
+                    tuple(masks), aliases)
 
 
 _COMPILED: dict[str, TileSet] = {}
@@ -135,80 +191,134 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
 
 
 def _compile(definition: TileSetDef, sha: str) -> TileSet:
-    if definition.edition != "star-wars":
-        raise TileSetError(
-            f"tile set edition is {definition.edition!r}; this engine plays 'star-wars'",
-            rule="SW-1.1",
-        )
+    vocabulary = VOCABULARY.get(definition.edition)
+    if vocabulary is None:
+        raise TileSetError(f"tile set edition is {definition.edition!r}", rule="SW-1.1",
+                           legal="editions are " + ", ".join(VOCABULARY))
+    rule = vocabulary.rule
     types: dict[str, TileType] = {}
     for tile in definition.tiles:
         where = f"tile {tile.id!r}"
         if not tile.id or tile.id in types:
-            raise TileSetError(f"{where}: ids must be unique and non-empty", rule="SW-1.1")
+            raise TileSetError(f"{where}: ids must be unique and non-empty", rule=rule)
         if tile.count < 1:
-            raise TileSetError(f"{where}: count must be at least 1", rule="SW-1.1")
+            raise TileSetError(f"{where}: count must be at least 1", rule=rule)
         edges = (tile.edges.N, tile.edges.E, tile.edges.S, tile.edges.W)
         for letter, kind in zip(SIDES, edges, strict=True):
-            if kind not in EDGE_KINDS:
+            if kind not in vocabulary.edges:
                 raise TileSetError(
-                    f"{where}: edge {letter} is {kind!r}", rule="SW-1.2",
-                    legal="edges are " + ", ".join(EDGE_KINDS),
+                    f"{where}: edge {letter} is {kind!r}", rule=rule,
+                    legal="edges are " + ", ".join(vocabulary.edges),
                 )
-        features = []
-        covered: dict[int, int] = {}
-        planets = 0
-        for index, fd in enumerate(tile.features):
-            fwhere = f"{where} feature {index + 1} ({fd.kind})"
-            if fd.kind not in FEATURE_KINDS:
-                raise TileSetError(f"{fwhere}: unknown kind", rule="SW-1.3",
-                                   legal="kinds are " + ", ".join(FEATURE_KINDS))
-            if fd.symbol is not None and fd.symbol not in FACTIONS:
-                raise TileSetError(f"{fwhere}: unknown symbol {fd.symbol!r}", rule="SW-1.4",
-                                   legal="symbols are " + ", ".join(FACTIONS))
-            sides = []
-            for letter in fd.edges:
-                if letter not in SIDE_INDEX:
-                    raise TileSetError(f"{fwhere}: edge {letter!r} is not N, E, S or W",
-                                       rule="SW-1.3")
-                side = SIDE_INDEX[letter]
-                if edges[side] != fd.kind:
-                    raise TileSetError(
-                        f"{fwhere}: reaches edge {letter}, which is {edges[side]}", rule="SW-1.3"
-                    )
-                if side in covered:
-                    raise TileSetError(f"{fwhere}: edge {letter} already belongs to feature "
-                                       f"{covered[side] + 1}", rule="SW-1.3")
-                covered[side] = index
-                sides.append(side)
-            if fd.kind == "planet":
-                planets += 1
-                if sides:
-                    raise TileSetError(f"{fwhere}: a planet sits at the centre and reaches "
-                                       "no edge", rule="SW-1.3")
-            elif not sides:
-                raise TileSetError(f"{fwhere}: reaches no edge", rule="SW-1.3")
-            elif fd.kind == "route" and len(sides) > 2:
-                raise TileSetError(f"{fwhere}: a route segment joins at most two edges; "
-                                   "an intersection is one route per edge", rule="SW-1.3")
-            features.append(Feature(index, fd.kind, tuple(sides), fd.symbol, fd.name))
-        if planets > 1:
-            raise TileSetError(f"{where}: at most one planet per tile", rule="SW-1.3")
-        for side, kind in enumerate(edges):
-            if kind != "space" and side not in covered:
-                raise TileSetError(f"{where}: edge {SIDES[side]} is {kind} but no feature "
-                                   "reaches it", rule="SW-1.3")
-        routes = [f for f in features if f.kind == "route"]
-        stoppers = planets or any(f.kind == "asteroid" for f in features) or len(routes) >= 3
-        if any(len(f.sides) == 1 for f in routes) and not stoppers:
-            raise TileSetError(f"{where}: a route ends on the tile with nothing to stop it "
-                               "(an intersection, asteroid field or planet)", rule="SW-1.3")
+        features = _features(tile, edges, vocabulary, where)
         feats = tuple(features)
-        planet = next((f.index for f in feats if f.kind == "planet"), -1)
+        planet = next((f.index for f in feats if f.kind == vocabulary.centre), -1)
+        if tile.cloister != (vocabulary.field is not None and planet >= 0):
+            if vocabulary.field is not None:
+                raise TileSetError(f"{where}: 'cloister' is {str(tile.cloister).lower()} but the "
+                                   "tile has " + ("a" if planet >= 0 else "no") + " cloister "
+                                   "feature", rule=rule)
+            raise TileSetError(f"{where}: 'cloister' belongs to classic tile sets", rule=rule)
         types[tile.id] = TileType(
             tile.id, tile.count, feats,
-            tuple(_orient(feats, edges, r) for r in ROTATIONS),  # type: ignore[arg-type]
-            planet,
+            tuple(_orient(feats, edges, r, vocabulary) for r in ROTATIONS),  # type: ignore[arg-type]
+            planet, tile.festival,
         )
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set", rule="SW-2.1")
-    return TileSet(definition, sha, types, definition.start)
+    probes = (1,) if vocabulary.field is None else (0, 1, 2)
+    return TileSet(definition, sha, types, definition.start, vocabulary, probes)
+
+
+def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) -> list[Feature]:
+    """Check a tile's features against its edges (SW-1.3, CL-1) and build them."""
+    rule = vocabulary.rule
+    classic = vocabulary.field is not None
+    features = []
+    covered: dict[int, int] = {}
+    halves: dict[int, int] = {}
+    centres = 0
+    for index, fd in enumerate(tile.features):
+        fwhere = f"{where} feature {index + 1} ({fd.kind})"
+        if fd.kind not in vocabulary.kinds:
+            raise TileSetError(f"{fwhere}: unknown kind", rule=rule,
+                               legal="kinds are " + ", ".join(vocabulary.kinds))
+        if classic and (fd.symbol is not None or fd.name is not None):
+            raise TileSetError(f"{fwhere}: classic tiles carry pennants, not symbols or names",
+                               rule=rule)
+        if fd.symbol is not None and fd.symbol not in FACTIONS:
+            raise TileSetError(f"{fwhere}: unknown symbol {fd.symbol!r}", rule="SW-1.4",
+                               legal="symbols are " + ", ".join(FACTIONS))
+        if fd.pennant and fd.kind != vocabulary.area or not classic and fd.pennant:
+            raise TileSetError(f"{fwhere}: only a classic city carries a pennant", rule=rule)
+        if fd.kind != vocabulary.field and (fd.ports or fd.cities):
+            raise TileSetError(f"{fwhere}: only a field has ports and cities", rule=rule)
+        sides = []
+        for letter in fd.edges:
+            if letter not in SIDE_INDEX:
+                raise TileSetError(f"{fwhere}: edge {letter!r} is not N, E, S or W", rule=rule)
+            side = SIDE_INDEX[letter]
+            if edges[side] != fd.kind:
+                raise TileSetError(
+                    f"{fwhere}: reaches edge {letter}, which is {edges[side]}", rule=rule
+                )
+            if side in covered:
+                raise TileSetError(f"{fwhere}: edge {letter} already belongs to feature "
+                                   f"{covered[side] + 1}", rule=rule)
+            covered[side] = index
+            sides.append(side)
+        ports = []
+        if fd.kind == vocabulary.field:
+            if sides:
+                raise TileSetError(f"{fwhere}: a field is given by its 'ports' (edge halves), "
+                                   "not 'edges'", rule=rule)
+            for name in fd.ports:
+                port = HALF_PORTS.get(name)
+                if port is None:
+                    raise TileSetError(f"{fwhere}: port {name!r} is not an edge half", rule=rule,
+                                       legal="ports are " + " ".join(HALF_PORTS))
+                if edges[port // 3] not in (vocabulary.field, vocabulary.path):
+                    raise TileSetError(f"{fwhere}: port {name} lies on a {edges[port // 3]} edge; "
+                                       "fields touch only field and road edges", rule=rule)
+                if port in halves:
+                    raise TileSetError(f"{fwhere}: port {name} already belongs to feature "
+                                       f"{halves[port] + 1}", rule=rule)
+                halves[port] = index
+                ports.append(port)
+            for city in fd.cities:
+                if not (0 <= city < len(tile.features)
+                        and tile.features[city].kind == vocabulary.area):
+                    raise TileSetError(f"{fwhere}: cities lists {city}, which is not the index of "
+                                       "a city on this tile", rule=rule)
+        elif fd.kind == vocabulary.centre:
+            centres += 1
+            if sides:
+                raise TileSetError(f"{fwhere}: a {fd.kind} sits at the centre and reaches "
+                                   "no edge", rule=rule)
+        elif not sides:
+            raise TileSetError(f"{fwhere}: reaches no edge", rule=rule)
+        elif fd.kind == vocabulary.path and len(sides) > 2:
+            raise TileSetError(f"{fwhere}: a {fd.kind} segment joins at most two edges; "
+                               "a crossing is one segment per edge", rule=rule)
+        symbol = "pennant" if fd.pennant else fd.symbol
+        features.append(Feature(index, fd.kind, tuple(sides), symbol, fd.name, tuple(ports),
+                                tuple(fd.cities)))
+    if centres > 1:
+        raise TileSetError(f"{where}: at most one {vocabulary.centre} per tile", rule=rule)
+    for side, kind in enumerate(edges):
+        if kind not in (vocabulary.edges[0],) and side not in covered:
+            raise TileSetError(f"{where}: edge {SIDES[side]} is {kind} but no feature "
+                               "reaches it", rule=rule)
+    if classic:
+        for side, kind in enumerate(edges):
+            for pos in (0, 2):
+                if kind != vocabulary.area and side * 3 + pos not in halves:
+                    raise TileSetError(f"{where}: edge half {PORT_HALVES[side * 3 + pos]} "
+                                       f"({kind} edge) belongs to no field", rule=rule)
+    paths = [f for f in features if f.kind == vocabulary.path]
+    stoppers = centres or any(f.kind == vocabulary.area for f in features) or len(paths) >= 3
+    if any(len(f.sides) == 1 for f in paths) and not stoppers:
+        raise TileSetError(f"{where}: a {vocabulary.path} ends on the tile with nothing to stop "
+                           "it (a crossing, a " + vocabulary.area + " or a " + vocabulary.centre
+                           + ")", rule=rule)
+    return features

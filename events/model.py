@@ -19,12 +19,14 @@ from meeple.events.tileset import TileSetDef
 
 SCHEMA_VERSION = 1
 
-Colour = Literal["red", "green", "black", "white", "orange"]
+#: Star Wars colours (SW-1.5), then the classic box's blue and yellow (CL-2)
+Colour = Literal["red", "green", "black", "white", "orange", "blue", "yellow"]
+Edition = Literal["star-wars", "classic"]
 Rotation = Literal[0, 90, 180, 270]
 Mode = Literal["digital", "table"]
 Unplaceable = Literal["discard", "reshuffle"]
 UndoPolicy = Literal["turn", "any", "none"]
-ScoreReason = Literal["realm", "tie", "defeat", "final"]
+ScoreReason = Literal["realm", "tie", "defeat", "final", "farm"]
 
 
 class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -105,7 +107,7 @@ class GameStarted(Event, tag="game_started", kw_only=True):
     """
 
     schema: int
-    edition: Literal["star-wars"]
+    edition: Edition
     players: tuple[PlayerDef, ...]
     tileset: TileSetRecord
     team: bool = False
@@ -179,10 +181,11 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True):
 class PointsScored(Event, tag="points_scored", kw_only=True):
     """Points for a side, with the reason and the rule that gives them.
 
-    ``realm`` for a completed realm (SW-6.3), ``final`` for an incomplete one
-    at the end (SW-7.2), ``tie`` for a tied top roll (SW-5.3), ``defeat`` for a
-    side that lost a battle (SW-5.4). ``tiles``, ``symbols`` and ``dice`` are
-    the breakdown.
+    ``realm`` for a completed realm (SW-6.3, CL-5), ``final`` for an incomplete one
+    at the end (SW-7.2, CL-6), ``tie`` for a tied top roll (SW-5.3), ``defeat`` for a
+    side that lost a battle (SW-5.4), ``farm`` for a farm at the end (CL-6).
+    ``tiles``, ``symbols`` (faction symbols, or pennants in the classic game), ``dice``
+    and ``cities`` (the completed cities a farm borders) are the breakdown.
     """
 
     side: str
@@ -193,6 +196,15 @@ class PointsScored(Event, tag="points_scored", kw_only=True):
     tiles: int = 0
     symbols: int = 0
     dice: int = 0
+    cities: int = 0
+
+
+class MeepleTakenBack(Event, tag="meeple_taken_back", kw_only=True):
+    """La Fiesta (CL-7): after placing a festival tile, a player takes one of their own
+    followers on the board back to their supply instead of placing one."""
+
+    player: Colour
+    spot: Spot
 
 
 class MeepleReturned(Event, tag="meeple_returned", kw_only=True):
@@ -250,6 +262,7 @@ AnyEvent = (
     | TilePlaced
     | MeeplePlaced
     | MeepleSkipped
+    | MeepleTakenBack
     | BattleStarted
     | DiceRolled
     | PointsScored

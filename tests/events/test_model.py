@@ -14,6 +14,7 @@ from meeple.events.model import (
     MeeplePlaced,
     MeepleReturned,
     MeepleSkipped,
+    MeepleTakenBack,
     PointsScored,
     Redone,
     Roll,
@@ -50,6 +51,8 @@ SAMPLES = [
     GameEnded(seq=12, scores=(SideScore(side="red", points=4),), winners=("red",)),
     Undone(seq=13, steps=(3,)),
     Redone(seq=14, steps=(3,)),
+    MeepleTakenBack(seq=15, player="blue", spot=Spot(x=0, y=1, feature="field:Nw")),
+    PointsScored(seq=16, side="blue", points=6, reason="farm", rule="CL-6", realm=SPOT, cities=2),
 ]
 
 
@@ -72,8 +75,8 @@ def test_every_event_round_trips(event):
          "unknown field `x`"),
         (b'{"type":"tile_drawn","seq":"1","prev":null,"player":"red","tile":"U"}',
          "Expected `int`, got `str` - at `$.seq`"),
-        (b'{"type":"tile_drawn","seq":1,"prev":null,"player":"blue","tile":"U"}',
-         "Invalid enum value 'blue' - at `$.player`"),
+        (b'{"type":"tile_drawn","seq":1,"prev":null,"player":"purple","tile":"U"}',
+         "Invalid enum value 'purple' - at `$.player`"),
         (b'{"type":"tile_placed","seq":1,"prev":null,"player":"red","tile":"U","x":0,"y":0,'
          b'"rotation":45}', "Invalid enum value 45 - at `$.rotation`"),
     ],
