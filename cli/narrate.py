@@ -12,6 +12,7 @@ from meeple.events.model import (
     MeeplePlaced,
     MeepleReturned,
     MeepleSkipped,
+    MeepleTakenBack,
     PointsScored,
     Redone,
     Spot,
@@ -22,7 +23,8 @@ from meeple.events.model import (
     Undone,
 )
 
-KIND_NAMES = {"route": "route", "asteroid": "asteroid field", "planet": "planet"}
+KIND_NAMES = {"route": "route", "asteroid": "asteroid field", "planet": "planet", "road": "road",
+              "city": "city", "cloister": "cloister", "field": "farm"}
 
 
 def realm_name(spot: Spot) -> str:
@@ -68,9 +70,16 @@ def tell(event: Event) -> str:
         if "@" in event.target:
             return f"{event.player} attacks the planet at ({event.target.split('@')[1]}) " \
                    f"with a {_size(event.large)} meeple (SW-4.3)"
+        kind = event.target.split(":")[0]
+        if kind in ("road", "city", "cloister", "field"):
+            role = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}[kind]
+            return f"{event.player} places a follower on {event.target} as a {role} (CL-4)"
         return f"{event.player} places a {_size(event.large)} meeple on {event.target}"
     if isinstance(event, MeepleSkipped):
         return f"{event.player} places no meeple"
+    if isinstance(event, MeepleTakenBack):
+        return (f"{event.player} takes back a follower from {event.spot.feature} at "
+                f"({event.spot.x}, {event.spot.y}) (La Fiesta, CL-7)")
     if isinstance(event, BattleStarted):
         sides = ", ".join(f"{s.side} {_plural(s.dice, 'die' if s.dice == 1 else 'dice')}"
                           .replace(" dices", " dice") for s in event.sides)
@@ -81,6 +90,9 @@ def tell(event: Event) -> str:
     if isinstance(event, PointsScored):
         return f"{event.side} scores {event.points}: {_reason(event)} ({event.rule})"
     if isinstance(event, MeepleReturned):
+        if event.spot.feature.split(":")[0] in ("road", "city", "cloister"):
+            return (f"{event.player}'s follower returns from {event.spot.feature} at "
+                    f"({event.spot.x}, {event.spot.y})")
         return (f"{event.player}'s {_size(event.large)} meeple returns from "
                 f"{event.spot.feature} at ({event.spot.x}, {event.spot.y})")
     if isinstance(event, BattleEnded):
@@ -91,7 +103,7 @@ def tell(event: Event) -> str:
         scores = ", ".join(f"{s.side} {s.points}" for s in event.scores)
         label = "Winner" if len(event.winners) == 1 else "Winners, sharing the victory"
         reveal = f"; the sealed seed was {event.seed}" if event.seed else ""
-        return f"Game over: {scores}. {label}: {', '.join(event.winners)} (SW-7.3){reveal}"
+        return f"Game over: {scores}. {label}: {', '.join(event.winners)}{reveal}"
     if isinstance(event, Undone):
         return "Undone: the step(s) starting at seq " + ", ".join(map(str, event.steps))
     if isinstance(event, Redone):
@@ -105,6 +117,15 @@ def _reason(event: PointsScored) -> str:
         return f"lost the battle for {realm}, 1 per die rolled ({event.dice})"
     if event.reason == "tie":
         return f"tied the top roll in the battle for {realm}"
+    where = realm.removeprefix("the ")
+    if event.reason == "farm":
+        return f"{where} borders {_plural(event.cities, 'completed city')}, 3 each"\
+            .replace("citys", "cities")
     state = "completed" if event.reason == "realm" else "incomplete, final scoring:"
-    parts = [_plural(event.tiles, "tile"), _plural(event.symbols, "symbol")]
-    return f"{state} {realm.removeprefix('the ')}, {' + '.join(parts)}"
+    parts = [_plural(event.tiles, "tile")]
+    if event.rule.startswith("CL"):
+        if event.symbols:
+            parts.append(_plural(event.symbols, "pennant"))
+    else:
+        parts.append(_plural(event.symbols, "symbol"))
+    return f"{state} {where}, {' + '.join(parts)}"

@@ -4,8 +4,10 @@ Every tile is a 100 by 100 square, north up: asteroid fields are rocky shapes
 reaching the edges they hold, trade routes are lines from edge to edge (or to
 an intersection, a planet or an asteroid field), planets are discs with their
 names, faction symbols small icons (SW-1.4), meeples figures in player colours,
-large ones half as big again (SW-1.6). Output is deterministic: the same state
-gives the same bytes, so boards can be compared and pinned by snapshot tests.
+large ones half as big again (SW-1.6). Classic tiles are green fields with roads,
+walled cities (pennants as blue shields), cloisters, and farmers lying down in
+their fields (CL-4). Output is deterministic: the same state gives the same
+bytes, so boards can be compared and pinned by snapshot tests.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ T = 100  # tile size in user units
 MARGIN = 28
 
 COLOUR = {"red": "#d62828", "green": "#2b9348", "black": "#1d1d1d", "white": "#f5f5f5",
-          "orange": "#f77f00"}
+          "orange": "#f77f00", "blue": "#1d4ed8", "yellow": "#facc15"}
+ROLE = {"route": "path", "road": "path", "asteroid": "area", "city": "area", "planet": "centre",
+        "cloister": "centre", "field": "field"}
 OUTLINE = {"black": "#e0e0e0"}
 SYMBOL_NAME = {"rebel": "Rebel Alliance symbol", "empire": "Galactic Empire symbol",
-               "bounty_hunter": "bounty hunter symbol"}
+               "bounty_hunter": "bounty hunter symbol", "pennant": "pennant"}
 
 #: shared definitions: patterns, gradients, the meeple figure and the faction icons
 DEFS = (
@@ -46,12 +50,20 @@ DEFS = (
     '<g id="sym-bounty_hunter"><rect x="-6.5" y="-6.5" width="13" height="13" rx="3" '
     'fill="#e9c46a" stroke="#3d2c00" stroke-width="1.2"/>'
     '<path d="M-4.5,-2.5 H4.5 V-0.5 H1 V4.5 H-1 V-0.5 H-4.5 Z" fill="#3d2c00"/></g>'
+    '<g id="sym-pennant"><path d="M-6,-6 H6 V1 Q6,6 0,8 Q-6,6 -6,1 Z" fill="#1e40af" '
+    'stroke="#fff" stroke-width="1.2"/><path d="M-2.5,-3 H2.5 V2 L0,4 L-2.5,2 Z" fill="#fff"/></g>'
+    '<g id="cloister"><rect x="-11" y="-6" width="22" height="17" fill="#e7dcc0" stroke="#5b4636" '
+    'stroke-width="1.2"/><path d="M-14,-5 L0,-17 L14,-5 Z" fill="#b3261e" stroke="#5b4636" '
+    'stroke-width="1.2"/><rect x="-3" y="2" width="6" height="9" fill="#5b4636"/></g>'
 )
 
 STYLE = (
     ".route{fill:none;stroke:#efe6c4;stroke-width:7;stroke-linecap:round}"
     ".route-dash{fill:none;stroke:#9c7c1c;stroke-width:1.6;stroke-dasharray:5 5}"
     ".asteroid{fill:url(#rocks);stroke:#3f3830;stroke-width:1.5}"
+    ".city{fill:#c8a46a;stroke:#6b4a24;stroke-width:2.5}"
+    ".road{fill:none;stroke:#f4efe1;stroke-width:7;stroke-linecap:round}"
+    ".road-edge{fill:none;stroke:#8a7a5a;stroke-width:9;stroke-linecap:round}"
     ".planet-name{font:bold 11px sans-serif;fill:#fff;text-anchor:middle;"
     "paint-order:stroke;stroke:#0b1030;stroke-width:3}"
     ".axis{font:16px sans-serif;fill:#9aa4c7;text-anchor:middle}"
@@ -149,22 +161,37 @@ def anchors(tile: TileType, r: int) -> list[Point]:
     found: list[Point] = []
     for f in tile.features:
         sides = o.feature_sides[f.index]
-        if f.kind == "planet":
+        role = ROLE[f.kind]
+        if role == "centre":
             found.append((50, 50))
-        elif f.kind == "route":
+        elif role == "path":
             found.append(_route_anchor(sides))
+        elif role == "field":
+            held = [p for p in range(12) if o.ports[p] == f.index]
+            found.append(_HALF_POINT[held[0]] if held else (50, 50))
         else:
             found.append(_field_anchor(sides, has_planet))
     return found
 
 
+#: where a farmer lies, by the first edge half its field touches (port index)
+_HALF_POINT = {0: (27, 9), 2: (73, 9), 3: (91, 27), 5: (91, 73), 6: (73, 91), 8: (27, 91),
+               9: (9, 73), 11: (9, 27)}
+
+
 def tile_fragment(tile: TileType, r: int) -> str:
     """The SVG of a tile type turned ``r`` quarter turns, in tile coordinates (0 to 100)."""
     o = tile.orientations[r]
-    out = ['<rect width="100" height="100" fill="#111a45"/>',
-           '<rect width="100" height="100" fill="url(#stars)" stroke="#28336e" stroke-width="0.8"/>']
-    routes = [f for f in tile.features if f.kind == "route"]
-    fields = [f for f in tile.features if f.kind == "asteroid"]
+    classic = any(f.kind in ("road", "city", "cloister", "field") for f in tile.features) \
+        or "field" in o.edges
+    if classic:
+        out = ['<rect width="100" height="100" fill="#6a9a3c" stroke="#4c7429" stroke-width="0.8"/>']
+    else:
+        out = ['<rect width="100" height="100" fill="#111a45"/>',
+               '<rect width="100" height="100" fill="url(#stars)" stroke="#28336e" '
+               'stroke-width="0.8"/>']
+    routes = [f for f in tile.features if ROLE[f.kind] == "path"]
+    fields = [f for f in tile.features if ROLE[f.kind] == "area"]
     has_planet = tile.planet >= 0
     hub = has_planet or len(routes) >= 3
     for f in routes:
@@ -173,24 +200,30 @@ def tile_fragment(tile: TileType, r: int) -> str:
         if len(sides) == 1 and not hub and fields:
             end = _turn((50, 30), o.feature_sides[fields[0].index][0])
         d = _route_path(sides, end)
-        out.append(f'<path class="route" d="{d}"/><path class="route-dash" d="{d}"/>')
+        if classic:
+            out.append(f'<path class="road-edge" d="{d}"/><path class="road" d="{d}"/>')
+        else:
+            out.append(f'<path class="route" d="{d}"/><path class="route-dash" d="{d}"/>')
     for f in fields:
         shape, quarters = _field_shape(o.feature_sides[f.index])
-        out.append(f'<path class="asteroid" d="{_path(shape, quarters)}"/>')
-    if has_planet:
+        out.append(f'<path class="{"city" if classic else "asteroid"}" d="{_path(shape, quarters)}"/>')
+    if has_planet and tile.features[tile.planet].kind == "cloister":
+        out.append('<use href="#cloister" x="50" y="52"><title>cloister</title></use>')
+    elif has_planet:
         out.append('<circle cx="50" cy="50" r="19" fill="url(#planet)" stroke="#bfe0ff" '
                    'stroke-width="1.5"/>')
         name = tile.features[tile.planet].name
         if name:
             out.append(f'<text class="planet-name" x="50" y="86">{escape(name)}</text>')
     elif len(routes) >= 3:
-        out.append('<circle cx="50" cy="50" r="8" fill="#2a2f4a" stroke="#efe6c4" '
+        fill, ring = ("#8a7a5a", "#f4efe1") if classic else ("#2a2f4a", "#efe6c4")
+        out.append(f'<circle cx="50" cy="50" r="8" fill="{fill}" stroke="{ring}" '
                    'stroke-width="3"><title>intersection</title></circle>')
     spots = anchors(tile, r)
     for f in tile.features:
         if f.symbol:
             x, y = spots[f.index]
-            x, y = (x - 16, y) if f.kind != "planet" else (x - 24, y - 24)
+            x, y = (x - 16, y) if ROLE[f.kind] != "centre" else (x - 24, y - 24)
             out.append(f'<use href="#sym-{f.symbol}" x="{_n(x)}" y="{_n(y)}">'
                        f'<title>{SYMBOL_NAME[f.symbol]}</title></use>')
     return "".join(out)
@@ -212,20 +245,32 @@ def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, boo
             if where != node:
                 continue
             point = spots[index]
-            if placed.tile.features[index].kind == "planet":
+            if ROLE[placed.tile.features[index].kind] == "centre":
                 point = _PLANET_SLOTS[min(slot, len(_PLANET_SLOTS) - 1)]
                 slot += 1
             found.append((point, colour, large, o.targets[index]))
     return found
 
 
-def meeple_svg(px: float, py: float, colour: str, large: bool, title: str) -> str:
-    """One meeple figure centred at (px, py); a large one is drawn half as big again."""
+def meeple_svg(px: float, py: float, colour: str, large: bool, title: str,
+               lying: bool = False) -> str:
+    """One meeple figure centred at (px, py); a large one is drawn half as big again, a
+    farmer lying down (CL-4)."""
     scale = "1.45" if large else "1"
+    if lying:
+        scale += " rotate(90)"
     stroke = OUTLINE.get(colour, "#111")
     return (f'<use href="#meeple" transform="translate({_n(px)},{_n(py)}) scale({scale})" '
             f'fill="{COLOUR[colour]}" stroke="{stroke}" stroke-width="1.1">'
             f'<title>{escape(title)}</title></use>')
+
+
+def meeple_title(colour: str, large: bool, target: str, x: int, y: int) -> str:
+    if target.startswith("field:"):
+        return f"{colour} farmer on {target} at ({x}, {y})"
+    if target.split(":")[0] in ("road", "city", "cloister"):
+        return f"{colour} follower on {target} at ({x}, {y})"
+    return f"{colour} {'large' if large else 'small'} meeple on {target} at ({x}, {y})"
 
 
 def tile_title(x: int, y: int, tile: TileType, r: int) -> str:
@@ -256,9 +301,8 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
                    f'<title>{tile_title(x, y, placed.tile, placed.r)}</title>'
                    f'{tile_fragment(placed.tile, placed.r)}')
         for (px, py), colour, large, target in meeple_spots(state, x, y):
-            size = "large" if large else "small"
-            out.append(meeple_svg(px, py, colour, large, f"{colour} {size} meeple on {target} "
-                                                         f"at ({x}, {y})"))
+            out.append(meeple_svg(px, py, colour, large, meeple_title(colour, large, target, x, y),
+                                  lying=target.startswith("field:")))
         out.append("</g>")
     if highlight is not None and highlight in state.board:
         hx, hy = highlight

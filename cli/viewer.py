@@ -16,7 +16,17 @@ import msgspec
 
 from meeple.cli.history import undone_seqs
 from meeple.cli.narrate import realm_name, tell
-from meeple.cli.svg import COLOUR, DEFS, STYLE, T, extent, meeple_spots, tile_fragment, tile_title
+from meeple.cli.svg import (
+    COLOUR,
+    DEFS,
+    STYLE,
+    T,
+    extent,
+    meeple_spots,
+    meeple_title,
+    tile_fragment,
+    tile_title,
+)
 from meeple.engine.evolve import evolve
 from meeple.engine.state import GameState, start
 from meeple.events.log import GameLog
@@ -59,9 +69,9 @@ def _frame(state: GameState, tables: _Tables, battle: dict | None) -> dict:
     meeples = []
     for (x, y) in state.board:
         for (px, py), colour, large, target in meeple_spots(state, x, y):
-            size = "large" if large else "small"
             meeples.append([x, y, px, py, colour, int(large),
-                            f"{colour} {size} meeple on {target} at ({x}, {y})"])
+                            meeple_title(colour, large, target, x, y),
+                            int(target.startswith("field:"))])
     total = state.tileset.total() - 1
     return {
         "b": board,
@@ -117,6 +127,7 @@ def document(log: GameLog) -> dict:
         "head": log.head,
         "extent": [x0, y0, x1, y1],
         "tile": T,
+        "classic": state.classic,
         "fragments": tables.fragment_svg,
         "placements": tables.placement_rows,
         "sides": sides,

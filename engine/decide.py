@@ -93,13 +93,13 @@ def _place_tile(state: GameState, command: PlaceTile) -> Event:
     tile = state.tileset.types[state.drawn]
     x, y, rotation = command.x, command.y, command.rotation
     if rotation not in ROTATIONS:
-        raise InvalidCommand(f"rotation {rotation} is not 0, 90, 180 or 270", rule="SW-3.1")
+        raise InvalidCommand(f"rotation {rotation} is not 0, 90, 180 or 270", rule=state.rule("place"))
     if (x, y) in state.board:
         raise IllegalMove(f"({x}, {y}) already holds tile {state.board[(x, y)].tile.id}",
-                          rule="SW-3.1", legal=_where_legal(state, tile))
+                          rule=state.rule("place"), legal=_where_legal(state, tile))
     if (x, y) not in state.frontier:
         raise IllegalMove(f"({x}, {y}) does not touch a placed tile edge to edge; diagonal "
-                          "contact alone does not count", rule="SW-3.1",
+                          "contact alone does not count", rule=state.rule("place"),
                           legal=_where_legal(state, tile))
     legal = rotations_at(state, tile, x, y)
     if rotation not in legal:
@@ -108,7 +108,7 @@ def _place_tile(state: GameState, command: PlaceTile) -> Event:
         else:
             hint = f"no rotation of {tile.id} fits at ({x}, {y}); " + _where_legal(state, tile)
         raise IllegalMove(f"tile {tile.id} turned {rotation} does not match the edges around "
-                          f"({x}, {y})", rule="SW-3.1", legal=hint)
+                          f"({x}, {y})", rule=state.rule("place"), legal=hint)
     return TilePlaced(seq=state.next_seq, player=state.player, tile=tile.id, x=x, y=y,
                       rotation=rotation)  # type: ignore[arg-type]
 
@@ -278,11 +278,11 @@ def decide_draw(state: GameState, command: DrawTile) -> Event:
     if tile not in state.tileset.types:
         known = ", ".join(sorted(state.tileset.types))
         raise InvalidCommand(f"there is no tile {tile!r} in the tile set {state.tileset.name}",
-                             rule="SW-1.1", legal=f"tile ids: {known} (see `meeple tiles`)")
+                             rule=state.rule("tiles"), legal=f"tile ids: {known} (see `meeple tiles`)")
     if not state.remaining[tile]:
         left = ", ".join(f"{t}" for t, n in sorted(state.remaining.items()) if n)
         raise IllegalMove(f"no tile {tile} is left to draw: all "
-                          f"{state.tileset.types[tile].count} are out", rule="SW-1.1",
+                          f"{state.tileset.types[tile].count} are out", rule=state.rule("tiles"),
                           legal=f"tiles left: {left}")
     return TileDrawn(seq=state.next_seq, player=state.player, tile=tile)
 

@@ -8,7 +8,7 @@ import msgspec
 from typer.testing import CliRunner
 
 from meeple.cli.app import app
-from meeple.cli.store import load_tileset
+from meeple.cli.store import game_tileset, load_tileset
 from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
 from meeple.engine.flow import awaiting
 from meeple.engine.play import play, settle
@@ -44,9 +44,16 @@ def bundled() -> TileSetDef:
     return load_tileset(None)
 
 
-def mini_set(counts: dict[str, int], start: str = "D", extra: tuple = ()) -> TileSetDef:
-    """A tile set made of bundled tile types with the given counts (start included)."""
-    full = bundled()
+def classic(fiesta: bool = False) -> TileSetDef:
+    """The bundled classic set, with the La Fiesta tiles if asked."""
+    return game_tileset("classic", None, fiesta)
+
+
+def mini_set(counts: dict[str, int], start: str = "D", extra: tuple = (),
+             base: TileSetDef | None = None) -> TileSetDef:
+    """A tile set made of bundled tile types with the given counts (start included);
+    ``base`` picks another set than the bundled Star Wars one."""
+    full = base or bundled()
     tiles = [msgspec.structs.replace(t, count=counts[t.id]) for t in full.tiles if t.id in counts]
     return msgspec.structs.replace(full, name="mini", status="test", start=start,
                                    tiles=tuple(tiles) + tuple(extra))
