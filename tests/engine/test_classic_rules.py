@@ -54,7 +54,8 @@ def test_cl2_seven_followers_all_alike_and_the_classic_colours():
     t.do(PlaceTile(1, 0, 0))
     with pytest.raises(IllegalMove, match=r"all alike.*\(CL-2\)"):
         t.do(PlaceMeeple("road:E", large=True))
-    with pytest.raises(InvalidCommand, match=r"unknown colour 'orange' \(CL-2\); colours of the classic edition are red, green, blue"):
+    with pytest.raises(InvalidCommand, match=r"unknown colour 'orange' \(CL-2\); colours of the "
+                                             r"classic edition are red, green, blue"):
         new_game(["red", "orange"], classic(), table=True)
     with pytest.raises(InvalidCommand, match=r"team variant belongs to the Star Wars"):
         new_game(["red", "green", "black", "blue"], classic(), table=True, team=True)

@@ -1,4 +1,4 @@
-"""Seeded random games to the end, with invariants checked after every event (issue: rules).
+"""Seeded random games to the end, both editions, with invariants checked after every event.
 
 Invariants: the log round-trips through JSON and replays to the same state; meeples are
 conserved; no score ever decreases; every tile is placed or set aside exactly once.
@@ -13,18 +13,25 @@ from meeple.engine.evolve import evolve
 from meeple.engine.flow import awaiting
 from meeple.engine.play import play, settle
 from meeple.engine.setup import new_game
-from meeple.engine.state import GameState, start
+from meeple.engine.state import RESERVE, GameState, start
 from meeple.events.model import decode, encode
 
-from helpers import bundled
+from helpers import bundled, classic
 
 GAMES = 1000
+CLASSIC_GAMES = 500
 SETUPS = [
     dict(players=["red", "black"]),
     dict(players=["red", "black", "orange"]),
     dict(players=["red", "black", "green", "white"]),
     dict(players=["red", "black", "green", "white", "orange"]),
     dict(players=["red", "black", "green", "white"], team=True),
+]
+CLASSIC_SETUPS = [
+    dict(players=["red", "blue"]),
+    dict(players=["red", "blue", "yellow"], fiesta=True),
+    dict(players=["red", "blue", "yellow", "green"]),
+    dict(players=["red", "blue", "yellow", "green", "black"], fiesta=True),
 ]
 
 
@@ -43,33 +50,49 @@ def check_invariants(state: GameState, before: dict[str, int]) -> None:
         if realm:
             for colour, large, _ in realm.meeples:
                 on_board[(colour, large)] += 1
+    small_total, large_total = RESERVE[state.edition]
     for colour, (small, large) in state.reserve.items():
-        assert small + on_board[(colour, False)] == 4
-        assert large + on_board[(colour, True)] == 1
+        assert small + on_board[(colour, False)] == small_total
+        assert large + on_board[(colour, True)] == large_total
     for side, points in state.scores.items():
         assert points >= before[side]
+
+
+def play_to_the_end(first) -> None:
+    """Play a random game, replaying every event through JSON and checking the invariants."""
+    full = Counter({t.id: t.count for t in first.tileset.definition.tiles})
+    live = start(first)
+    replay = start(decode(encode(first)))
+    live, events = settle(live)
+    while True:
+        for event in events:
+            before = dict(replay.scores)
+            replay = evolve(replay, decode(encode(event)))
+            check_invariants(replay, before)
+        assert fingerprint(replay) == fingerprint(live)
+        if awaiting(live) == "over":
+            break
+        live, events = play(live, random_move(live))
+    placed = Counter(p.tile.id for p in live.board.values())
+    assert placed + Counter(live.set_aside) == full
+    assert live.tiles_left() == 0 and live.winners
 
 
 @pytest.mark.parametrize("block", range(10))
 def test_random_games_keep_their_invariants(block):
     tileset = bundled()
-    full = Counter({t.id: t.count for t in tileset.tiles})
     for g in range(block * GAMES // 10, (block + 1) * GAMES // 10):
         setup = SETUPS[g % len(SETUPS)]
-        first = new_game(setup["players"], tileset, seed=f"inv-{g}", team=setup.get("team", False),
-                         unplaceable="reshuffle" if g % 2 else "discard")
-        live = start(first)
-        replay = start(decode(encode(first)))
-        live, events = settle(live)
-        while True:
-            for event in events:
-                before = dict(replay.scores)
-                replay = evolve(replay, decode(encode(event)))
-                check_invariants(replay, before)
-            assert fingerprint(replay) == fingerprint(live)
-            if awaiting(live) == "over":
-                break
-            live, events = play(live, random_move(live))
-        placed = Counter(p.tile.id for p in live.board.values())
-        assert placed + Counter(live.set_aside) == full
-        assert live.tiles_left() == 0 and live.winners
+        play_to_the_end(new_game(setup["players"], tileset, seed=f"inv-{g}",
+                                 team=setup.get("team", False),
+                                 unplaceable="reshuffle" if g % 2 else "discard"))
+
+
+@pytest.mark.parametrize("block", range(5))
+def test_random_classic_games_keep_their_invariants(block):
+    sets = {False: classic(), True: classic(fiesta=True)}
+    for g in range(block * CLASSIC_GAMES // 5, (block + 1) * CLASSIC_GAMES // 5):
+        setup = CLASSIC_SETUPS[g % len(CLASSIC_SETUPS)]
+        play_to_the_end(new_game(setup["players"], sets[setup.get("fiesta", False)],
+                                 seed=f"classic-{g}",
+                                 unplaceable="reshuffle" if g % 3 else "discard"))
