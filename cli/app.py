@@ -195,7 +195,8 @@ def place(
 @guarded
 def deploy(
     game: Game,
-    target: Annotated[str, typer.Argument(help="route:E, asteroid:N, planet or planet@X,Y.")],
+    target: Annotated[str, typer.Argument(help="route:E, asteroid:N, planet or planet@X,Y; "
+                                          "classic: road:E, city:N, cloister, field:Nw.")],
     large: Annotated[bool, typer.Option("--large", help="Use the large meeple.")] = False,
     as_json: Json = False,
 ) -> None:
@@ -203,6 +204,22 @@ def deploy(
     from meeple.engine.commands import PlaceMeeple
 
     _act(game, [PlaceMeeple(target, large)], as_json)
+
+
+@app.command("take-back", context_settings=COORDS)
+@guarded
+def take_back(
+    game: Game,
+    x: Annotated[int, typer.Argument(help="x of the tile the follower stands on.")],
+    y: Annotated[int, typer.Argument(help="y of that tile.")],
+    target: Annotated[str, typer.Argument(help="Where on it: road:E, city:N, cloister, "
+                                          "field:Nw, ...")],
+    as_json: Json = False,
+) -> None:
+    """La Fiesta (CL-7): after placing a festival tile, take one of your followers back."""
+    from meeple.engine.commands import TakeBack
+
+    _act(game, [TakeBack(x, y, target)], as_json)
 
 
 @app.command()
@@ -371,12 +388,16 @@ def simulate(
     team: Annotated[bool, typer.Option("--team", help="Team variant.")] = False,
     unplaceable: Annotated[str, typer.Option(help="discard or reshuffle.")] = "discard",
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
+    edition: Edition = None,
+    fiesta: Fiesta = False,
     as_json: Json = False,
 ) -> None:
     """Write complete bot-played games, one log per game."""
     from meeple.cli.simulating import run_simulate
+    from meeple.cli.store import game_tileset
 
-    run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json, jobs)
+    run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json, jobs,
+                 game_tileset(edition, None, fiesta))
 
 
 @app.command()

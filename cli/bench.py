@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from meeple.cli.store import load_tileset
+from meeple.cli.store import game_tileset, load_tileset
 from meeple.engine.bots import random_move
 from meeple.engine.check import command_of, verify
 from meeple.engine.decide import moves_with_targets
@@ -31,6 +32,7 @@ from meeple.events.model import (
     GameStarted,
     MeeplePlaced,
     MeepleSkipped,
+    MeepleTakenBack,
     TilePlaced,
     decode,
     encode,
@@ -44,6 +46,11 @@ TARGETS = {
     "check": ("ms", 15.0, "max"),
     "random_games": ("games/s", 200.0, "min"),
     "startup": ("x import", 1.5, "max"),
+    "classic_legal_moves": ("us", 60.0, "max"),
+    "classic_apply": ("us", None, "max"),
+    "classic_replay": ("ms", 5.0, "max"),
+    "classic_check": ("ms", 15.0, "max"),
+    "classic_random_games": ("games/s", 100.0, "min"),
 }
 
 
@@ -83,26 +90,17 @@ def _mid_game_positions(logs: list[list[Event]]) -> list[GameState]:
     return positions
 
 
-def run(quick: bool) -> dict:
-    repeats = 5 if quick else 15
-    tileset = load_tileset(None)
-    games = [play_random(f"bench-{i}", ["red", "black"], tileset) for i in range(4)]
+def _edition(results: dict, prefix: str, tileset, players: list[str], quick: bool,
+             repeats: int) -> str:
+    """The engine figures of one edition's games; returns the path of a written game."""
+    games = [play_random(f"bench-{i}", players, tileset) for i in range(4)]
     logs = [log for _, log in games]
-    results: dict[str, float] = {}
-
-    line = encode(next(e for e in logs[0] if isinstance(e, TilePlaced)))
-    table = {i: i for i in range(1000)}
-    keys = list(range(1000))
-    decode_s = _median_time(lambda: decode(line), repeats, 2000)
-    lookups_s = _median_time(lambda: [table[k] for k in keys], repeats, 50)
-
     positions = _mid_game_positions(logs)
-    results["legal_moves"] = 1e6 * statistics.median(
+    results[f"{prefix}legal_moves"] = 1e6 * statistics.median(
         _median_time(lambda s=s: all_moves(s), repeats, 20) for s in positions
     )
-
     commands = [command_of(e) for e in logs[0][1:]
-                if isinstance(e, (TilePlaced, MeeplePlaced, MeepleSkipped))]
+                if isinstance(e, (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack))]
     first = logs[0][0]
     assert isinstance(first, GameStarted)
 
@@ -112,16 +110,36 @@ def run(quick: bool) -> dict:
             state, _ = play(state, command)
 
     turns = sum(isinstance(e, TilePlaced) for e in logs[0])
-    results["apply"] = 1e6 * _median_time(replay_commands, repeats, 1) / turns
+    results[f"{prefix}apply"] = 1e6 * _median_time(replay_commands, repeats, 1) / turns
+    path = os.path.join(tempfile.mkdtemp(prefix="meeple-bench-"), "game.jsonl")
+    logfile.create(path, logs[0])
+    results[f"{prefix}replay"] = 1e3 * _median_time(lambda: fold(logfile.read(path).events),
+                                                    repeats, 5)
+    results[f"{prefix}check"] = 1e3 * _median_time(lambda: verify(logfile.read(path).events),
+                                                   repeats, 5)
+    results[f"{prefix}random_games"] = _games_per_second(tileset, players, 2.0 if quick else 5.0)
+    return path
 
-    with tempfile.TemporaryDirectory(prefix="meeple-bench-") as folder:
-        path = os.path.join(folder, "game.jsonl")
-        logfile.create(path, logs[0])
-        results["replay"] = 1e3 * _median_time(lambda: fold(logfile.read(path).events), repeats, 5)
-        results["check"] = 1e3 * _median_time(lambda: verify(logfile.read(path).events), repeats, 5)
-        results["random_games"] = _games_per_second(tileset, 2.0 if quick else 5.0)
-        status_s, import_s = _startup(path, 3 if quick else 7)
+
+def run(quick: bool) -> dict:
+    repeats = 5 if quick else 15
+    tileset = load_tileset(None)
+    games = [play_random(f"bench-{i}", ["red", "black"], tileset) for i in range(1)]
+    results: dict[str, float] = {}
+
+    line = encode(next(e for e in games[0][1] if isinstance(e, TilePlaced)))
+    table = {i: i for i in range(1000)}
+    keys = list(range(1000))
+    decode_s = _median_time(lambda: decode(line), repeats, 2000)
+    lookups_s = _median_time(lambda: [table[k] for k in keys], repeats, 50)
+
+    path = _edition(results, "", tileset, ["red", "black"], quick, repeats)
+    status_s, import_s = _startup(path, 3 if quick else 7)
+    shutil.rmtree(os.path.dirname(path))
     results["startup"] = status_s / import_s
+    path = _edition(results, "classic_", game_tileset("classic", None, False), ["red", "blue"],
+                    quick, repeats)
+    shutil.rmtree(os.path.dirname(path))
 
     report = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
@@ -145,12 +163,12 @@ def run(quick: bool) -> dict:
     return report
 
 
-def _games_per_second(tileset, seconds: float) -> float:
-    play_random("warm-up", ["red", "black"], tileset)
+def _games_per_second(tileset, players: list[str], seconds: float) -> float:
+    play_random("warm-up", players, tileset)
     count = 0
     begin = time.perf_counter()
     while time.perf_counter() - begin < seconds:
-        play_random(f"rate-{count}", ["red", "black"], tileset)
+        play_random(f"rate-{count}", players, tileset)
         count += 1
     return count / (time.perf_counter() - begin)
 
@@ -184,7 +202,7 @@ def render(report: dict) -> str:
         f"baseline: decode one event line {base['decode_line_us']:.2f} us; "
         f"1,000 dict lookups {base['dict_lookups_1000_us']:.1f} us",
         "",
-        f"{'benchmark':<14}{'value':>12}  {'unit':<10}{'x baseline':>11}  target",
+        f"{'benchmark':<22}{'value':>12}  {'unit':<10}{'x baseline':>11}  target",
     ]
     for name, entry in report["results"].items():
         target = ""
@@ -192,7 +210,7 @@ def render(report: dict) -> str:
             sign = "<=" if TARGETS[name][2] == "max" else ">="
             target = f"{sign} {entry['target']:g}  " + ("met" if entry["met"] else "MISSED")
         ratio = entry.get("x_decode_line", "")
-        lines.append(f"{name:<14}{entry['value']:>12.2f}  {entry['unit']:<10}{ratio!s:>11}  {target}")
+        lines.append(f"{name:<22}{entry['value']:>12.2f}  {entry['unit']:<10}{ratio!s:>11}  {target}")
     s = report["startup"]
     lines.append(f"\nstartup: `meeple status` {s['status_ms']:.0f} ms, bare `import typer, msgspec` "
                  f"{s['import_typer_msgspec_ms']:.0f} ms")

@@ -33,7 +33,15 @@ def next_line(state: GameState) -> str:
 
         targets = legal_targets(state) if any(state.reserve[who]) else []
         options = ", ".join(targets) if targets else "none"
-        return f"Next: {who} may place a meeple (targets: {options}) or skip"
+        from meeple.engine.decide import followers_to_take_back
+
+        back = followers_to_take_back(state)
+        extra = ""
+        if back:
+            extra = ", or take a follower back (`meeple take-back GAME X Y TARGET`: " + ", ".join(
+                f"{s.x} {s.y} {s.feature}" for s in back) + "; CL-7)"
+        what = "follower" if state.classic else "meeple"
+        return f"Next: {who} may place a {what} (targets: {options}){extra} or skip"
     if waiting == "draw":
         return f"Next: {who} draws a tile and enters it (`meeple draw GAME TILE`)"
     if waiting == "dice":
@@ -99,6 +107,9 @@ def print_moves(state: GameState, as_json: bool) -> None:
         move = listed[0]
         targets = ", ".join(move["meeples"]) or "none (skip)"
         say(f"{state.player} placed at ({move['x']}, {move['y']}); meeple targets: {targets}")
+        if move.get("take_back"):
+            say("  or take back (CL-7): " + ", ".join(
+                f"{s['x']} {s['y']} {s['feature']}" for s in move["take_back"]))
     else:
         say(f"no placement to make now: {next_line(state)}")
 
@@ -230,4 +241,6 @@ def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -
         f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
     if tileset.status == "reconstructed":
         say(f"note: {RECONSTRUCTED}")
+    elif tileset.status != "verified" and definition.count_note:
+        say(f"note: {definition.count_note}")
     say(sheet(tileset))

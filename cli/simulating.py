@@ -26,20 +26,21 @@ def simulate_one(path: str, players: list[str], seed: str, bot: str, team: bool,
 
 
 def _one(job: tuple) -> dict:
-    path, players, seed, bot, team, unplaceable = job
-    return simulate_one(path, players, seed, bot, team, unplaceable)
+    path, players, seed, bot, team, unplaceable, tileset = job
+    return simulate_one(path, players, seed, bot, team, unplaceable, tileset)
 
 
 def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, team: bool,
-                 unplaceable: str, as_json: bool, jobs: int = 0) -> None:
+                 unplaceable: str, as_json: bool, jobs: int = 0, tileset=None) -> None:
     """Write ``games`` games (seeds SEED-0, SEED-1, ...) in ``jobs`` processes."""
     from meeple.cli.checking import _progress
     from meeple.cli.parallel import ordered_map
 
-    new_game(players, load_tileset(None), seed=seed, team=team, unplaceable=unplaceable)
+    tileset = tileset or load_tileset(None)
+    new_game(players, tileset, seed=seed, team=team, unplaceable=unplaceable)
     os.makedirs(out, exist_ok=True)
     work = [(os.path.join(out, f"game-{seed}-{i}.jsonl"), players, f"{seed}-{i}", bot, team,
-             unplaceable) for i in range(games)]
+             unplaceable, tileset) for i in range(games)]
     results = []
     with _progress(games, as_json) as advance:
         for result in ordered_map(_one, work, jobs):

@@ -167,5 +167,6 @@ def with_expansion(base: TileSetDef, extra: TileSetDef) -> TileSetDef:
     return msgspec.structs.replace(
         base, name=f"{base.name}+{extra.name}", status=status, tiles=base.tiles + extra.tiles,
         rule=extra.rule, inner_fields=extra.inner_fields,
+        count_note=" ".join(n for n in (base.count_note, extra.count_note) if n) or None,
         sources={**base.sources, **extra.sources},
     )

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.decide import legal_targets, moves_with_targets, undoable
+from meeple.engine.decide import (
+    followers_to_take_back,
+    legal_targets,
+    moves_with_targets,
+    undoable,
+)
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.state import GameState
 from meeple.events.log import short
@@ -80,8 +85,12 @@ def moves(state: GameState) -> list[dict]:
     if waiting == "meeple":
         x, y = state.placed_at  # type: ignore[misc]
         placed = state.board[(x, y)]
-        return [{"x": x, "y": y, "rotation": placed.r * 90,
-                 "meeples": legal_targets(state) if has_meeple else []}]
+        move = {"x": x, "y": y, "rotation": placed.r * 90,
+                "meeples": legal_targets(state) if has_meeple else []}
+        back = followers_to_take_back(state)
+        if back:
+            move["take_back"] = [msgspec.to_builtins(spot) for spot in back]
+        return [move]
     return []
 
 
