@@ -136,6 +136,18 @@ def test_cl5_cl6_the_majority_takes_it_all():
     assert points(t) == [("red", 8, "final", "CL-6", 8, 0, 0)]
 
 
+def test_cl5_a_cloister_surrounded_by_eight_tiles_scores_9():
+    t = game({"D": 1, "B": 6, "U": 2})
+    t.turn("B", 0, -1, 0, meeple="cloister")  # red's monk, below the start tile
+    for tile, x, y in [("U", 1, 0), ("U", -1, 0), ("B", -1, -1), ("B", 1, -1), ("B", -1, -2),
+                       ("B", 0, -2)]:
+        t.turn(tile, x, y, 0)
+    assert points(t) == []
+    t.turn("B", 1, -2, 0)  # the eighth neighbour
+    assert points(t) == [("red", 9, "realm", "CL-5", 9, 0, 0)]
+    assert [e.player for e in t.of(MeepleReturned)] == ["red"]
+
+
 def test_cl6_farm_borders_three_completed_cities_and_one_incomplete():
     t = game({"D": 1, "U": 3, "E": 6})
     t.turn("U", 1, 0, 0, meeple="field:Nw")  # red: farmer in the farm north of the road
