@@ -35,10 +35,6 @@ class Realm:
         #: a farm's bordering city nodes (CL-6)
         self.cities: set[int] | None = None
 
-    @property
-    def scored(self) -> bool:
-        return bool(self.paid)
-
     def symbol_count(self) -> int:
         return sum(self.symbols.values())
 
