@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
+from meeple.cli.board import ROLE
 from meeple.engine.geometry import SIDES
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileSet, TileType
@@ -23,8 +24,6 @@ MARGIN = 28
 
 COLOUR = {"red": "#d62828", "green": "#2b9348", "black": "#1d1d1d", "white": "#f5f5f5",
           "orange": "#f77f00", "blue": "#1d4ed8", "yellow": "#facc15"}
-ROLE = {"route": "path", "road": "path", "asteroid": "area", "city": "area", "planet": "centre",
-        "cloister": "centre", "field": "field"}
 OUTLINE = {"black": "#e0e0e0"}
 SYMBOL_NAME = {"rebel": "Rebel Alliance symbol", "empire": "Galactic Empire symbol",
                "bounty_hunter": "bounty hunter symbol", "pennant": "pennant"}
