@@ -43,7 +43,7 @@ def guarded(fn):
     def wrapper(*args, **kwargs):
         from meeple.cli.store import Failure
         from meeple.engine.errors import RulesError
-        from meeple.events.log import LogError
+        from meeple.events.log import REFUSALS, LogError
 
         try:
             return fn(*args, **kwargs)
@@ -56,7 +56,7 @@ def guarded(fn):
         except Failure as exc:
             fail(exc.message, exc.code)
         except LogError as exc:
-            fail(str(exc), 1 if exc.kind in ("conflict", "exists") else 3)
+            fail(str(exc), 1 if exc.kind in REFUSALS else 3)
         except RulesError as exc:
             kind = "illegal move" if type(exc).__name__ == "IllegalMove" else "invalid"
             fail(f"{kind}: {exc}", 1)

@@ -28,7 +28,7 @@ class Failure(Exception):
     def __init__(self, message: str, code: int = 1):
         self.message = message
         self.code = code
-        super().__init__(message)
+        super().__init__(message, code)
 
 
 class Game(msgspec.Struct):

@@ -30,8 +30,10 @@ MAX_EVENTS = 100_000
 
 ErrorKind = Literal[
     "missing", "unreadable", "exists", "corrupt", "torn", "tampered", "conflict", "too_large",
-    "newer",
+    "newer", "full", "locked", "write",
 ]
+#: kinds that are a refusal of the command (exit 1), not a fault of the file (exit 3)
+REFUSALS = frozenset({"conflict", "exists", "full", "locked"})
 
 _AT_FIELD = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 
@@ -57,6 +59,11 @@ class LogError(Exception):
         self.message = message
         super().__init__(str(self))
 
+    def __reduce__(self):
+        # keyword-only fields: pickle them explicitly, so the error crosses process pools
+        return (_rebuild_log_error, (self.kind, self.path, self.message, self.line, self.field,
+                                     self.seq))
+
     @property
     def where(self) -> str:
         return f"{self.path}:{self.line}" if self.line is not None else self.path
@@ -64,6 +71,11 @@ class LogError(Exception):
     def __str__(self) -> str:
         field = f" (field {self.field})" if self.field else ""
         return f"{self.where}: {self.message}{field}"
+
+
+def _rebuild_log_error(kind: ErrorKind, path: str, message: str, line: int | None,
+                       field: str | None, seq: int | None) -> LogError:
+    return LogError(kind, path, message, line=line, field=field, seq=seq)
 
 
 class GameLog(msgspec.Struct):
