@@ -84,6 +84,8 @@ class GameLog(msgspec.Struct):
     path: str
     events: list[Event] = msgspec.field(default_factory=list)
     head: str | None = None
+    #: the SHA-256 of each line, by seq: the head of the game after that line
+    hashes: list[str] = msgspec.field(default_factory=list)
 
 
 def line_hash(line: bytes) -> str:
@@ -171,6 +173,7 @@ def parse(path: str, data: bytes) -> GameLog:
             raise
         log.events.append(event)
         prev_hash = line_hash(raw)
+        log.hashes.append(prev_hash)
     log.head = prev_hash
     return log
 

@@ -1,0 +1,79 @@
+"""Untrusted text: names, colours, tile ids, planet and set names from a log or a tile set.
+
+Such text is refused where it enters if it holds a control character (C0, DEL,
+C1) or a bidirectional override, so that it cannot rewrite a terminal line or
+reorder what a person reads; and it is escaped anyway wherever it is shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+#: C0 controls, DEL, C1 controls, and the bidirectional embeddings, overrides and isolates
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def control_char(text: str) -> str | None:
+    """The first control character in ``text`` as ``U+XXXX``, or None if it has none.
+
+    >>> control_char("Ann"), control_char("A\\x1b[2K")
+    (None, 'U+001B')
+    """
+    found = _CONTROL.search(text)
+    return f"U+{ord(found.group()):04X}" if found else None
+
+
+def escaped(text: str, *, newlines: bool = False) -> str:
+    """``text`` safe to print: every control character written as ``\\xNN`` or ``\\uNNNN``;
+    newlines (and tabs) kept only when ``newlines`` is true.
+
+    >>> escaped("a\\x1b[2Kb\\nc")
+    'a\\\\x1b[2Kb\\\\nc'
+    """
+
+    def one(match: re.Match[str]) -> str:
+        char = match.group()
+        if newlines and char in "\n\t":
+            return char
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _CONTROL.sub(one, text)
+
+
+def fields_of_game_started(event: object) -> Iterator[tuple[str, str]]:
+    """Every untrusted string a ``game_started`` event carries, with its field path."""
+    for i, player in enumerate(getattr(event, "players", ())):
+        yield f"players[{i}].name", player.name
+        yield f"players[{i}].colour", player.colour
+    record = getattr(event, "tileset", None)
+    if record is None:
+        return
+    yield "tileset.name", record.name
+    yield from fields_of_tileset(record.definition, "tileset.definition.")
+
+
+def fields_of_tileset(definition: object, prefix: str = "") -> Iterator[tuple[str, str]]:
+    """Every string of a tile set definition that is shown to people, with its field path."""
+    for key in ("name", "edition", "status", "start", "expansion"):
+        value = getattr(definition, key, None)
+        if isinstance(value, str):
+            yield prefix + key, value
+    for i, tile in enumerate(getattr(definition, "tiles", ())):
+        where = f"{prefix}tiles[{i}]"
+        yield f"{where}.id", tile.id
+        for j, feature in enumerate(tile.features):
+            for key in ("kind", "symbol", "name"):
+                value = getattr(feature, key)
+                if isinstance(value, str):
+                    yield f"{where}.features[{j}].{key}", value
+
+
+def first_control(fields: Iterator[tuple[str, str]]) -> tuple[str, str] | None:
+    """The first field holding a control character: ``(field, "U+XXXX")``, or None."""
+    for where, value in fields:
+        found = control_char(value)
+        if found is not None:
+            return where, found
+    return None
