@@ -14,6 +14,9 @@ from collections.abc import Iterator
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
 def control_char(text: str) -> str | None:
     """The first control character in ``text`` as ``U+XXXX``, or None if it has none.
 
@@ -36,6 +39,8 @@ def escaped(text: str, *, newlines: bool = False) -> str:
         char = match.group()
         if newlines and char in "\n\t":
             return char
+        if char in _NAMED:
+            return _NAMED[char]
         code = ord(char)
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
