@@ -14,8 +14,10 @@ import msgspec
 from meeple.engine.check import verify
 from meeple.engine.state import GameState, seal
 from meeple.events import log as logfile
+from meeple.events.files import NotReadable, read_regular
 from meeple.events.model import Event
-from meeple.events.tileset import TileSetDef, decode_tileset
+from meeple.events.text import control_char, escaped
+from meeple.events.tileset import TileSetDef, decode_tileset, limits_fault
 
 BUNDLED = {"star-wars": "star-wars.json", "classic": "classic.json", "la-fiesta": "la-fiesta.json"}
 #: the bundled tile set of each edition
@@ -107,30 +109,39 @@ def save(game: Game, events: list[Event]) -> str:
 def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDef:
     """A bundled tile set by name (default ``star-wars``), or a tile set file by path.
 
-    :raises Failure: unreadable or malformed file, naming the field.
+    The file is hostile until checked: only a regular file of at most 1 MiB (a game log line
+    must hold it), per-field bounds, at most ``MAX_TILES`` tiles, no control characters.
+
+    :raises Failure: unreadable, oversized or malformed file, naming the field (exit 2).
     """
     name = source or "star-wars"
     if name in BUNDLED:
         from importlib import resources
 
-
         data = resources.files("meeple.engine").joinpath("data", BUNDLED[name]).read_bytes()
         where = f"bundled tile set {name}"
     else:
         try:
-            with open(name, "rb") as handle:
-                data = handle.read()
-        except OSError as exc:
-            raise Failure(f"{name}: cannot read the tile set file: {exc.strerror}") from None
+            data = read_regular(name, logfile.MAX_LINE_BYTES)
+        except NotReadable as exc:
+            raise Failure(f"{name}: cannot use it as a tile set file: {exc.reason}", 2) from None
         where = name
     try:
         definition = decode_tileset(data)
     except msgspec.ValidationError as exc:
-        raise Failure(f"{where}: not a tile set: {exc}") from None
-    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise Failure(f"{where}: not JSON: {exc}") from None
+        raise Failure(f"{where}: not a tile set: {escaped(str(exc))}", 2) from None
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise Failure(f"{where}: not JSON: {escaped(str(exc))}", 2) from None
+    fault = limits_fault(definition)
+    if fault is not None:
+        field, reason = fault
+        raise Failure(f"{where}: field {field} {reason}" if field != "tiles" else
+                      f"{where}: {reason}", 2)
     if not definition.name:
         stem = os.path.splitext(os.path.basename(name))[0]
+        if control_char(stem) is not None:
+            raise Failure(f"{escaped(name)}: the file name holds a control character; give the "
+                          "set a \"name\"", 2)
         definition = msgspec.structs.replace(definition, name=stem)
     if not definition.start and expansion_ok is False:
         hint = " (add it to the classic game with --fiesta)" if definition.expansion else ""

@@ -8,6 +8,9 @@ what was found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from meeple.engine.commands import (
@@ -72,25 +75,22 @@ class Verdict(msgspec.Struct):
     chance: str = "seed"
 
 
+_COMMAND_OF: dict[type, Callable[[Any], Command]] = {
+    TilePlaced: lambda e: PlaceTile(e.x, e.y, e.rotation),
+    MeeplePlaced: lambda e: PlaceMeeple(e.target, e.large),
+    MeepleSkipped: lambda e: SkipMeeple(),
+    MeepleTakenBack: lambda e: TakeBack(e.spot.x, e.spot.y, e.spot.feature),
+    TileDrawn: lambda e: DrawTile(e.tile),
+    DiceRolled: lambda e: RollDice({r.side: r.values for r in e.rolls}),
+    Undone: lambda e: Undo(len(e.steps)),
+    Redone: lambda e: Redo(len(e.steps)),
+}
+
+
 def command_of(event: Event) -> Command | None:
     """The command that a recorded input event answers to."""
-    if isinstance(event, TilePlaced):
-        return PlaceTile(event.x, event.y, event.rotation)
-    if isinstance(event, MeeplePlaced):
-        return PlaceMeeple(event.target, event.large)
-    if isinstance(event, MeepleSkipped):
-        return SkipMeeple()
-    if isinstance(event, MeepleTakenBack):
-        return TakeBack(event.spot.x, event.spot.y, event.spot.feature)
-    if isinstance(event, TileDrawn):
-        return DrawTile(event.tile)
-    if isinstance(event, DiceRolled):
-        return RollDice({r.side: r.values for r in event.rolls})
-    if isinstance(event, Undone):
-        return Undo(len(event.steps))
-    if isinstance(event, Redone):
-        return Redo(len(event.steps))
-    return None
+    make = _COMMAND_OF.get(type(event))
+    return make(event) if make is not None else None
 
 
 def _text(event: Event) -> str:
@@ -98,7 +98,10 @@ def _text(event: Event) -> str:
 
 
 def _same(a: Event, b: Event) -> bool:
-    return msgspec.structs.replace(a, prev=None) == msgspec.structs.replace(b, prev=None)
+    """Equal but for ``prev`` (events the rules make carry none)."""
+    if a.prev is not None:
+        a = msgspec.structs.replace(a, prev=None)
+    return a == (msgspec.structs.replace(b, prev=None) if b.prev is not None else b)
 
 
 def verify(events: list[Event], secret: str | None = None) -> Verdict:

@@ -41,12 +41,17 @@ def node_at(state: GameState, spot: Spot) -> int:
     return placed.nodes[placed.tile.orientations[placed.r].targets.index(spot.feature)]
 
 
+_DECISIONS = frozenset({TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack})
+_CHANCE = frozenset({TileDrawn, DiceRolled})
+
+
 def is_input(state: GameState, event: Event) -> bool:
     """Whether an event begins a step of its own: a player's decision, or chance entered
     by hand in table mode. Digital draws and dice are consequences."""
-    if isinstance(event, (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack)):
+    kind = type(event)
+    if kind in _DECISIONS:
         return True
-    if isinstance(event, (TileDrawn, DiceRolled)):
+    if kind in _CHANCE:
         return not state.digital
     return False
 
@@ -82,15 +87,25 @@ def _record(state: GameState, event: Event, *, redoing: bool) -> None:
 
 
 def _undo(state: GameState, event: Undone) -> GameState:
+    """The state after the steps that stay in effect: from the nearest snapshot of them (or
+    the start), replaying only the steps after it; costs what it takes back, not the game."""
     count = len(event.steps)
     kept, undone = state.steps[:-count], state.steps[-count:]
-    fresh = start(state.setup, state.secret)  # type: ignore[arg-type]
-    for step in kept:
+    found = state.snapshots.nearest(kept)
+    if found is not None:
+        begin, fresh = found[0], found[1].copy()
+    else:
+        begin, fresh = 0, start(state.setup, state.secret)  # type: ignore[arg-type]
+        fresh.snapshots = state.snapshots
+    for step in kept[begin:]:
         for past in step.events:
             if past.seq == 0:
                 continue  # game_started: start() has applied it
             _record(fresh, past, redoing=True)
             _apply(fresh, past)
+    fresh.next_seq = state.next_seq
+    if begin < len(kept):
+        state.snapshots.keep(kept, fresh)
     fresh.redo = state.redo + list(reversed(undone))
     return fresh
 

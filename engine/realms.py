@@ -35,6 +35,19 @@ class Realm:
         #: a farm's bordering city nodes (CL-6)
         self.cities: set[int] | None = None
 
+    def copy(self) -> Realm:
+        """An independent copy (the sets, lists and dicts are new)."""
+        other = Realm.__new__(Realm)
+        other.kind = self.kind
+        other.tiles = set(self.tiles)
+        other.symbols = dict(self.symbols)
+        other.open = self.open
+        other.meeples = list(self.meeples)
+        other.anchor = self.anchor
+        other.paid = set(self.paid) if self.paid is not None else None
+        other.cities = set(self.cities) if self.cities is not None else None
+        return other
+
     def symbol_count(self) -> int:
         return sum(self.symbols.values())
 
@@ -57,6 +70,14 @@ class Realms:
         self.parent: list[int] = []
         self.data: list[Realm | None] = []
         self.spots: list[Spot] = []
+
+    def copy(self) -> Realms:
+        """An independent copy: a later change to either leaves the other as it was."""
+        other = Realms()
+        other.parent = list(self.parent)
+        other.data = [realm.copy() if realm is not None else None for realm in self.data]
+        other.spots = list(self.spots)
+        return other
 
     def add(self, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
             spot: Spot) -> int:

@@ -61,6 +61,40 @@ class Battle(msgspec.Struct):
     tie_paid: set[str] = msgspec.field(default_factory=set)
 
 
+class Snapshots:
+    """States at step boundaries, kept when an undo rebuilds one, so undoing to the same
+    point again (undo/redo pairs) costs a copy, not a replay from the first line.
+
+    Shared by every state of one game's fold; at most ``LIMIT`` states, the oldest used
+    dropped first. Keyed by the ``seq`` of the last step in effect: the steps before a step
+    never change (undo takes steps off the top; redo puts the same ones back).
+    """
+
+    LIMIT = 16
+
+    def __init__(self) -> None:
+        self._states: dict[int, tuple[int, GameState]] = {}
+
+    def nearest(self, steps: list[Step]) -> tuple[int, GameState] | None:
+        """The snapshot after the longest prefix of ``steps`` that is kept, with its length."""
+        best: tuple[int, GameState] | None = None
+        for key, (length, state) in self._states.items():
+            if length <= len(steps) and steps[length - 1].seq == key \
+                    and (best is None or length > best[0]):
+                best = (length, state)
+        if best is not None:
+            key = steps[best[0] - 1].seq
+            self._states[key] = self._states.pop(key)  # most recently used last
+        return best
+
+    def keep(self, steps: list[Step], state: GameState) -> None:
+        """Keep a copy of ``state``, the state after ``steps``."""
+        self._states.pop(steps[-1].seq, None)
+        self._states[steps[-1].seq] = (len(steps), state.copy())
+        while len(self._states) > self.LIMIT:
+            del self._states[next(iter(self._states))]
+
+
 class Step(msgspec.Struct):
     """A unit of undo: an input event and the consequences that followed it."""
 
@@ -105,6 +139,34 @@ class GameState(msgspec.Struct):
     redo: list[Step] = msgspec.field(default_factory=list)
     winners: tuple[str, ...] | None = None
     secret: str | None = None
+    snapshots: Snapshots = msgspec.field(default_factory=Snapshots)
+
+    def copy(self) -> GameState:
+        """An independent copy of the state: playing on either leaves the other as it was.
+
+        The tile set (with its memos) and the undo snapshots are shared, not copied.
+        """
+        battle = self.battle
+        if battle is not None:
+            battle = Battle(battle.root, battle.spot, dict(battle.dice), list(battle.active),
+                            dict(battle.roll) if battle.roll is not None else None,
+                            set(battle.tie_paid))
+        return msgspec.structs.replace(
+            self,
+            scores=dict(self.scores),
+            reserve={colour: list(r) for colour, r in self.reserve.items()},
+            remaining=dict(self.remaining),
+            pile=list(self.pile),
+            board=dict(self.board),
+            frontier=dict(self.frontier),
+            realms=self.realms.copy(),
+            battle=battle,
+            set_aside=list(self.set_aside),
+            placements=list(self.placements),
+            planet_cells=list(self.planet_cells),
+            steps=[Step(list(s.events), s.player, s.turn, s.chance) for s in self.steps],
+            redo=list(self.redo),
+        )
 
     @property
     def player(self) -> str:
@@ -200,6 +262,9 @@ def check_setup(event: GameStarted) -> TileSet:
     if record.definition.edition != edition:
         raise InvalidCommand(f"the tile set is for the {record.definition.edition} edition, the "
                              f"game for {edition}", rule=RULE[edition]["tiles"])
+    if record.name != record.definition.name:
+        raise InvalidCommand(f"the tile set is recorded as {record.name!r} but its definition is "
+                             f"named {record.definition.name!r}", rule=RULE[edition]["tiles"])
     actual = content_hash(record.definition)
     if actual != record.sha256:
         raise InvalidCommand(f"the tile set's recorded sha256 {record.sha256[:12]} does not match "

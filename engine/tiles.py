@@ -22,6 +22,14 @@ from meeple.events.tileset import TileSetDef, content_hash
 
 FACTIONS = ("rebel", "empire", "bounty_hunter")
 
+#: the content hash of each bundled tile set (and bundled combination): a set that carries one
+#: of these names with another hash is someone's modified copy, and is shown as one
+BUNDLED_SHA256 = {
+    "star-wars": "41ccdbfc9df8195c9d77cc070e4bb381a2668ec00069471501c6865f033500ec",
+    "classic": "396cd3d42b3d96a2c50cf15da7c7edf9bff1dd4ea73075fba0417b0a61d77c35",
+    "classic+la-fiesta": "f504511ac6153f5a47548368e730cb8535638273990cb565703194fe7b091a63",
+}
+
 
 class Vocabulary(msgspec.Struct, frozen=True):
     """The words of one edition: edge kinds and what plays each role."""
@@ -128,7 +136,13 @@ class TileSet(msgspec.Struct):
 
     @property
     def name(self) -> str:
-        return self.definition.name
+        """The set's name as shown: a bundled name on other content reads as a modified copy
+        (``star-wars (modified, sha256 1a2b3c4d5e6f)``)."""
+        name = self.definition.name
+        bundled = BUNDLED_SHA256.get(name)
+        if bundled is not None and bundled != self.sha256:
+            return f"{name} (modified, sha256 {self.sha256[:12]})"
+        return name
 
     @property
     def status(self) -> str:

@@ -8,17 +8,32 @@ data; the engine (``meeple.engine.tiles``) checks that it makes sense.
 from __future__ import annotations
 
 import hashlib
+from typing import Annotated
 
 import msgspec
+from msgspec import Meta
+
+from meeple.events.text import control_char, fields_of_tileset
+
+#: the most tiles a set may hold in all: about as many as a game log within its line limit
+#: can record (each tile takes three or four lines: drawn, placed, meeple step, turn ended)
+MAX_TILES = 20_000
+#: the most tile types, features per tile and characters per name a set may have
+MAX_TYPES = 2_000
+MAX_FEATURES = 16
+MAX_TEXT = 200
+
+Text = Annotated[str, Meta(max_length=MAX_TEXT)]
+Count = Annotated[int, Meta(ge=0, le=MAX_TILES)]
 
 
 class Edges(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Kind of each side of a tile as printed (rotation 0)."""
 
-    N: str
-    E: str
-    S: str
-    W: str
+    N: Text
+    E: Text
+    S: Text
+    W: Text
 
 
 class FeatureDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -30,22 +45,23 @@ class FeatureDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
     field) and the ``cities`` (indices in the tile's features) whose walls it borders.
     """
 
-    kind: str
-    edges: tuple[str, ...] = ()
-    symbol: str | None = None
-    name: str | None = None
+    kind: Text
+    edges: Annotated[tuple[Text, ...], Meta(max_length=4)] = ()
+    symbol: Text | None = None
+    name: Text | None = None
     pennant: bool = False
-    ports: tuple[str, ...] = ()
-    cities: tuple[int, ...] = ()
+    ports: Annotated[tuple[Text, ...], Meta(max_length=8)] = ()
+    cities: Annotated[tuple[Annotated[int, Meta(ge=0, le=MAX_FEATURES)], ...],
+                      Meta(max_length=MAX_FEATURES)] = ()
 
 
 class TileDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One tile type: its id (typed by players in table mode), copies in the box, edges, features."""
 
-    id: str
-    count: int
+    id: Text
+    count: Count
     edges: Edges
-    features: tuple[FeatureDef, ...] = ()
+    features: Annotated[tuple[FeatureDef, ...], Meta(max_length=MAX_FEATURES)] = ()
     note: str | None = None
     #: classic: the tile shows a cloister (agrees with its cloister feature)
     cloister: bool = False
@@ -59,11 +75,11 @@ class TileSetDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
                  kw_only=True):
     """A whole tile set. ``start`` names the tile type one copy of which starts the game at (0, 0)."""
 
-    edition: str
-    status: str
-    start: str = ""  # empty only in an expansion's file
-    tiles: tuple[TileDef, ...]
-    name: str = ""
+    edition: Text
+    status: Text
+    start: Text = ""  # empty only in an expansion's file
+    tiles: Annotated[tuple[TileDef, ...], Meta(max_length=MAX_TYPES)]
+    name: Text = ""
     format: int = 1
     source: str | None = None
     expansion: str | None = None
@@ -87,6 +103,21 @@ def canonical_bytes(definition: TileSetDef) -> bytes:
 def content_hash(definition: TileSetDef) -> str:
     """SHA-256 hex of the canonical encoding: whitespace and key order in a file do not matter."""
     return hashlib.sha256(canonical_bytes(definition)).hexdigest()
+
+
+def limits_fault(definition: TileSetDef) -> tuple[str, str] | None:
+    """What makes a decoded tile set too costly or unsafe to use, as ``(field, reason)``:
+    more than ``MAX_TILES`` tiles in all, or a control character in a name people see.
+    (Per-field bounds are checked while decoding.)"""
+    total = sum(tile.count for tile in definition.tiles)
+    if total > MAX_TILES:
+        return "tiles", f"the set holds {total:,} tiles; the limit is {MAX_TILES:,}"
+    for field, value in fields_of_tileset(definition):
+        found = control_char(value)
+        if found is not None:
+            return field, (f"holds the control character {found}; tile ids, names and kinds "
+                           "may not")
+    return None
 
 
 def decode_tileset(data: bytes) -> TileSetDef:
