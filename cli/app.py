@@ -70,18 +70,53 @@ def guarded(fn):
 
 
 def _act(path: str, commands: list, as_json: bool) -> None:
-    """Load a game, play commands, append what they cause, report it."""
+    """Load a game, play commands, append what they cause, report it.
+
+    A move is never played on chance nobody has seen: if the log stops before a draw or a
+    roll the rules owe (after `meeple repair`, or a sealed game handed back to its seed's
+    holder), the move is refused and `meeple continue` writes those first.
+    """
     from meeple.cli.report import report_move
-    from meeple.cli.store import load, save
-    from meeple.engine.play import play
+    from meeple.cli.store import Failure, load, save
+    from meeple.engine.commands import Redo, Undo
+    from meeple.engine.play import play, settle
+    from meeple.events.model import DiceRolled, TileDrawn, TileSetAside
 
     game = load(path)
-    state, written = game.state, []
+    state, pending = settle(game.state)
+    if any(isinstance(e, (TileDrawn, DiceRolled, TileSetAside)) for e in pending) \
+            and not isinstance(commands[0], (Undo, Redo)):
+        raise Failure("the rules have a draw or a roll to write before anyone moves (the log "
+                      f"stops before it); run `meeple continue {path}` to write it, then look "
+                      "and move", 1)
+    written = pending
     for command in commands:
         state, events = play(state, command)
         written += events
     head = save(game, written)
     report_move(path, state, written, head, as_json)
+
+
+@app.command("continue")
+@guarded
+def continue_(game: Game, as_json: Json = False) -> None:
+    """Write what the rules do next, up to the next player's move: after `meeple repair`, or
+    for a sealed game's seed holder after the other player moved (draws, dice, the end)."""
+    from meeple.cli.report import next_line, report_move
+    from meeple.cli.store import Failure, load, save
+    from meeple.engine.flow import awaiting_seed
+    from meeple.engine.play import settle
+
+    loaded = load(game)
+    state, written = settle(loaded.state)
+    if not written and awaiting_seed(state):
+        raise Failure("what comes next (a draw, a roll or the end) needs this sealed game's "
+                      f"seed: only its holder, where {game}.seed is, can continue", 1)
+    if not written:
+        say(f"nothing to write: {next_line(state)}")
+        return
+    head = save(loaded, written)
+    report_move(game, state, written, head, as_json)
 
 
 @app.command()
@@ -110,7 +145,7 @@ def new(
     import secrets
 
     from meeple.cli.report import report_move
-    from meeple.cli.store import game_tileset, write_seed
+    from meeple.cli.store import create_sealed, game_tileset
     from meeple.engine.play import settle
     from meeple.engine.setup import new_game
     from meeple.engine.state import start
@@ -121,7 +156,10 @@ def new(
              "dice", 2)
     if table and sealed:
         fail("--sealed and --table exclude each other: a table game has no seed", 2)
-    chosen = None if table else (seed if seed is not None else secrets.token_hex(16 if sealed
+    if sealed and seed is not None:
+        fail("--sealed and --seed exclude each other: a sealed game makes its own 256-bit "
+             "seed, so that no one can find it from its SHA-256", 2)
+    chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
                                                                                 else 8))
     first = new_game(
         _split(players), game_tileset(edition, tileset, fiesta),
@@ -130,10 +168,10 @@ def new(
     )
     state, events = settle(start(first, chosen if sealed else None))
     if sealed:
-        if os.path.exists(game):
-            fail(f"{game}: already exists; a game log is never overwritten", 1)
-        write_seed(game, chosen)  # type: ignore[arg-type]
-    head = logfile.create(game, [first, *events])
+        assert chosen is not None
+        head = create_sealed(game, [first, *events], chosen)
+    else:
+        head = logfile.create(game, [first, *events])
     report_move(game, state, [first, *events], head, as_json)
 
 

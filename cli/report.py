@@ -24,8 +24,10 @@ def next_line(state: GameState) -> str:
     waiting = awaiting(state)
     who = state.player
     if awaiting_seed(state):
-        return ("Next: a draw or roll from this sealed game's seed: only its holder, where "
-                "GAME.seed is, can play on")
+        what = "the end of the game, which reveals the seed" if state.tiles_left() == 0 \
+            and state.battle is None else "a draw or roll from the seed"
+        return (f"Next: {what}: only the seed's holder, where GAME.seed is, writes it "
+                "(`meeple continue GAME`)")
     if waiting == "place":
         return f"Next: {who} places {state.drawn} (`meeple moves` lists where)"
     if waiting == "meeple":
@@ -51,7 +53,7 @@ def next_line(state: GameState) -> str:
         return f"Next: enter the dice of this battle round (`meeple roll GAME {wanted}`)"
     if waiting == "over":
         return "The game is over."
-    return "The rules have consequences to write: any move command writes them first."
+    return "Next: the rules have consequences to write: `meeple continue GAME` writes them."
 
 
 def report_move(path: str, state: GameState, events: list[Event], head: str | None,

@@ -51,16 +51,45 @@ def seed_file(path: str) -> str:
     return f"{path}.seed"
 
 
-def write_seed(path: str, seed: str) -> str:
-    """Keep a sealed game's seed in a new file of mode 0600; never overwrites."""
+def create_sealed(path: str, events: list[Event], seed: str) -> str | None:
+    """Create a sealed game's log and its seed file (mode 0600) together, or neither.
+
+    The seed goes to a temporary file first; the log is created (never over another); then
+    the seed file is linked into place, which fails rather than overwrite one. A failure at
+    any point removes what this call made, so a retry is never blocked by its debris.
+
+    :raises Failure: the seed file exists already, or cannot be written.
+    :raises LogError: the log exists already, or cannot be written.
+    """
+    import tempfile
+
     name = seed_file(path)
+    if os.path.lexists(name):
+        raise Failure(f"{name} already exists; a seed file is never overwritten", 1)
+    folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise Failure(f"{name} already exists; a seed file is never overwritten") from None
-    with os.fdopen(fd, "w") as handle:
-        handle.write(seed + "\n")
-    return name
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".meeple-seed-", suffix=".tmp")
+    except OSError as exc:
+        raise Failure(f"{name}: cannot write the seed: {exc.strerror}", 3) from None
+    try:
+        try:
+            os.write(fd, (seed + "\n").encode())
+            os.fsync(fd)
+        except OSError as exc:
+            raise Failure(f"{name}: cannot write the seed: {exc.strerror}; nothing was "
+                          "written", 3) from None
+        finally:
+            os.close(fd)
+        head = logfile.create(path, events)
+        try:
+            os.link(temp, name)
+        except OSError as exc:
+            os.unlink(path)  # the log this call just made: no move is in it yet
+            why = "it already exists" if isinstance(exc, FileExistsError) else exc.strerror
+            raise Failure(f"{name}: cannot keep the seed: {why}; nothing was written", 3) from None
+    finally:
+        os.unlink(temp)
+    return head
 
 
 def read_secret(path: str, events: list[Event]) -> str | None:

@@ -114,13 +114,11 @@ def verify(events: list[Event], secret: str | None = None) -> Verdict:
     assert isinstance(first, GameStarted)
     chance = "table" if first.mode == "table" else "seed"
     if first.seed_sha256 is not None:
-        last = events[-1]
-        if secret is None and isinstance(last, GameEnded) and last.seed is not None:
-            if seal(last.seed) != first.seed_sha256:
-                return Verdict(None, Finding(
-                    last.seq, "the revealed seed is not the one committed to in game_started",
-                    "SW-5.6", expected=first.seed_sha256, found=seal(last.seed)))
-            secret = last.seed
+        if secret is None:
+            revealed, finding = _revealed_seed(first, events)
+            if finding is not None:
+                return Verdict(None, finding)
+            secret = revealed
         chance = "revealed" if secret is not None else "sealed"
     try:
         state = start(first, secret)
@@ -145,6 +143,21 @@ def verify(events: list[Event], secret: str | None = None) -> Verdict:
     return Verdict(state, None, pending=next_event(state) is not None, chance=chance)
 
 
+def _revealed_seed(first: GameStarted, events: list[Event]) -> tuple[str | None, Finding | None]:
+    """The seed a sealed game revealed: the same wherever a ``game_ended`` reveals one (an
+    undo after the end may leave several), and the one committed to in ``game_started``."""
+    seed: str | None = None
+    for event in events:
+        if not isinstance(event, GameEnded) or event.seed is None:
+            continue
+        if seal(event.seed) != first.seed_sha256:
+            return None, Finding(event.seq, "the revealed seed is not the one committed to in "
+                                 "game_started", "SW-5.6", expected=first.seed_sha256,
+                                 found=seal(event.seed))
+        seed = event.seed
+    return seed, None
+
+
 def _rule_of(event: Event) -> str | None:
     return getattr(event, "rule", None)
 
@@ -158,6 +171,10 @@ def _same_but_position(expected: Event, event: Event) -> bool:
 def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
     """A draw or roll of a sealed game, before its seed is revealed: the tile must be left to
     draw, and every side in the battle must roll its number of dice, 1 to 6."""
+    if isinstance(event, GameEnded):
+        return Finding(event.seq, "a sealed game ends only when the holder of its seed reveals "
+                       "it: this game_ended reveals no seed that matches the commitment",
+                       "SW-5.6", "game_ended with the seed", _text(event))
     if isinstance(event, TileDrawn) and state.phase == "draw":
         command: Command = DrawTile(event.tile)
         expect = decide_draw

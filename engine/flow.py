@@ -54,7 +54,8 @@ def awaiting(state: GameState) -> str | None:
 
 
 def awaiting_seed(state: GameState) -> bool:
-    """Whether a sealed game waits for chance that only its seed's holder can draw or roll."""
+    """Whether a sealed game waits for what only its seed's holder can write: a draw, a roll,
+    or the end of the game, which reveals the seed."""
     return state.digital and not state.chance_known and awaiting(state) in ("draw", "dice")
 
 
@@ -212,9 +213,11 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
     return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
 
 
-def _final(state: GameState, seq: int) -> Event:
+def _final(state: GameState, seq: int) -> Event | None:
     """SW-7.2 / CL-6 for each incomplete realm holding meeples (first placed first; classic
-    farms after every road, city and cloister), then the winners (SW-7.3)."""
+    farms after every road, city and cloister), then the winners (SW-7.3). A sealed game's
+    ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
+    the game waits for them (``None``)."""
     rule = "CL-6" if state.classic else "SW-7.2"
     best_realm, best_key, best_side = None, None, None
     for realm in state.realms.data:
@@ -240,6 +243,8 @@ def _final(state: GameState, seq: int) -> Event:
         points, tiles, symbols = final_points(state, best_realm)
         return PointsScored(seq=seq, side=best_side, points=points, reason="final", rule=rule,
                             realm=_anchor(state, best_realm), tiles=tiles, symbols=symbols)
+    if state.sealed and state.secret is None:
+        return None  # a sealed game ends only when its seed's holder reveals the seed
     best = max(state.scores.values())
     return GameEnded(
         seq=seq,
