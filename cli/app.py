@@ -361,13 +361,15 @@ def replay(
     from_: Annotated[int | None, typer.Option("--from", help="First seq to tell.")] = None,
     to: Annotated[int | None, typer.Option(help="Last seq to tell.")] = None,
     board: Annotated[bool, typer.Option("--show", help="The board after each turn.")] = False,
+    heads: Annotated[bool, typer.Option("--heads", help="The head hash after each turn, to "
+                                        "compare with what players wrote down.")] = False,
     as_json: Json = False,
 ) -> None:
     """The game told event by event; undone steps are marked."""
     from meeple.cli.report import print_replay
     from meeple.cli.store import load
 
-    print_replay(load(game), first=from_, last=to, boards=board, as_json=as_json)
+    print_replay(load(game), first=from_, last=to, boards=board, as_json=as_json, heads=heads)
 
 
 @app.command()

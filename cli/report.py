@@ -182,27 +182,43 @@ def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
 
 
 def print_replay(game: Game, *, first: int | None, last: int | None, boards: bool,
-                 as_json: bool) -> None:
+                 as_json: bool, heads: bool = False) -> None:
+    """The narrative; with ``boards`` the board after each turn, with ``heads`` the head hash
+    after each turn (what players write down), all in one fold of the log."""
+    from meeple.cli.board import render, to_plain
     from meeple.cli.history import undone_seqs
-    from meeple.engine.play import fold
+    from meeple.engine.play import walk
 
     events = game.log.events
+    hashes = game.log.hashes
     undone = undone_seqs(events)
-    chosen = [e for e in events
-              if (first is None or e.seq >= first) and (last is None or e.seq <= last)]
+
+    def chosen(seq: int) -> bool:
+        return (first is None or seq >= first) and (last is None or seq <= last)
+
     if as_json:
-        emit_json([{"seq": e.seq, "undone": e.seq in undone, "text": tell(e),
-                    "event": msgspec.to_builtins(e)} for e in chosen])
+        rows = []
+        for e in events:
+            if chosen(e.seq):
+                row = {"seq": e.seq, "undone": e.seq in undone, "text": tell(e),
+                       "event": msgspec.to_builtins(e)}
+                if heads:
+                    row["head"] = hashes[e.seq]
+                rows.append(row)
+        emit_json(rows)
         return
-    for event in chosen:
+    for event, state in walk(events) if boards else ((e, None) for e in events):
+        if not chosen(event.seq):
+            continue
         mark = "  (undone)" if event.seq in undone else ""
         prefix = "~" if event.seq in undone else " "
         say(f"{prefix}{event.seq:>4}  {tell(event)}{mark}")
-        if boards and isinstance(event, TurnEnded) and event.seq not in undone:
-            from meeple.cli.board import render, to_plain
-
-            state = fold(events[: event.seq + 1])
+        turn_over = isinstance(event, TurnEnded) and event.seq not in undone
+        if boards and turn_over:
+            assert state is not None
             say(to_plain(render(state, width=10_000, unicode=False, highlight=state.placed_at)))
+        if heads and (turn_over or event.seq == len(events) - 1):
+            say(f"      head after line {event.seq + 1}: {hashes[event.seq]}")
 
 
 def print_score(state: GameState, as_json: bool) -> None:

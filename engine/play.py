@@ -6,7 +6,7 @@ Both use only ``decide``, ``evolve`` and ``next_event``, exactly as
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from meeple.engine.commands import Command
 from meeple.engine.decide import decide
@@ -29,6 +29,24 @@ def fold(events: Iterable[Event]) -> GameState:
     for event in iterator:
         state = evolve(state, event)
     return state
+
+
+def walk(events: Iterable[Event], secret: str | None = None) -> Iterator[tuple[Event, GameState]]:
+    """Each event of a log with the state right after it, in one fold (linear).
+
+    The state is the live one, changed by the next step: copy it (``state.copy()``) to keep it.
+
+    :raises FoldError: on a ``seq`` out of order; ``InvalidCommand`` on a bad set-up.
+    """
+    iterator = iter(events)
+    first = next(iterator)
+    if not isinstance(first, GameStarted):
+        raise ValueError("a game starts with game_started")
+    state = start(first, secret)
+    yield first, state
+    for event in iterator:
+        state = evolve(state, event)
+        yield event, state
 
 
 def settle(state: GameState) -> tuple[GameState, list[Event]]:
