@@ -16,7 +16,7 @@ from meeple.engine.errors import InvalidCommand
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType, compile_tileset
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
-from meeple.events.tileset import content_hash
+from meeple.events.tileset import content_hash, limits_fault
 
 #: the colours of each edition's box (SW-1.5, CL-2)
 COLOURS = {"star-wars": ("red", "green", "black", "white", "orange"),
@@ -259,6 +259,9 @@ def check_setup(event: GameStarted) -> TileSet:
         raise InvalidCommand("a table-mode game has no seed: players enter draws and dice",
                              rule="SW-5.6")
     record = event.tileset
+    fault = limits_fault(record.definition)
+    if fault is not None:
+        raise InvalidCommand(f"tile set field {fault[0]}: {fault[1]}", rule=RULE[edition]["tiles"])
     if record.definition.edition != edition:
         raise InvalidCommand(f"the tile set is for the {record.definition.edition} edition, the "
                              f"game for {edition}", rule=RULE[edition]["tiles"])

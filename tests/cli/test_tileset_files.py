@@ -1,0 +1,62 @@
+"""`--tileset FILE` is hostile until checked: exit 2 with the reason, at once, for a count or
+a total past the limits, control characters, a file that is not a regular file or is too
+large for a game log line (issue: trust under attack, section 1 and 2)."""
+
+import os
+import time
+
+import msgspec
+import pytest
+
+from helpers import bundled, fail
+
+
+def _write(tmp_path, definition) -> str:
+    path = tmp_path / "set.json"
+    path.write_bytes(msgspec.json.encode(definition))
+    return str(path)
+
+
+def _refused(*args, needle: str) -> None:
+    began = time.process_time()
+    line = fail(*args, code=2)
+    assert needle in line, line
+    assert time.process_time() - began < 1.0
+
+
+@pytest.mark.parametrize("command", [["tiles"], ["new", "g.jsonl", "--players", "red,black"]])
+def test_a_huge_count_is_refused_at_once(tmp_path, command):
+    path = _write(tmp_path, bundled()).replace("set.json", "set.json")
+    data = open(path, "rb").read().replace(b'"count":4', b'"count":1000000000000000', 1)
+    open(path, "wb").write(data)
+    os.chdir(tmp_path)
+    _refused(*command, "--tileset", path, needle="<= 20000")
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_a_total_over_the_limit_is_refused(tmp_path):
+    heavy = msgspec.structs.replace(bundled(), tiles=tuple(
+        msgspec.structs.replace(t, count=5_000) for t in bundled().tiles))
+    _refused("tiles", "--tileset", _write(tmp_path, heavy), needle="the limit is 20,000")
+
+
+def test_a_control_character_in_a_tile_id_is_refused(tmp_path):
+    tiles = list(bundled().tiles)
+    tiles[2] = msgspec.structs.replace(tiles[2], id="X\nmeeple: error: fake")
+    path = _write(tmp_path, msgspec.structs.replace(bundled(), tiles=tuple(tiles)))
+    _refused("tiles", "--tileset", path, needle="control character U+000A")
+
+
+def test_devices_fifos_and_folders_are_refused_without_reading_them(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    os.symlink("/dev/zero", tmp_path / "zero.json")
+    for path, what in ((fifo, "FIFO"), (tmp_path / "zero.json", "character device"),
+                       (tmp_path, "directory")):
+        _refused("tiles", "--tileset", path, needle=what)
+
+
+def test_a_file_too_large_for_a_log_line_is_refused(tmp_path):
+    path = tmp_path / "set.json"
+    path.write_bytes(msgspec.json.encode(bundled()) + b" " * (1 << 20))
+    _refused("tiles", "--tileset", path, needle="larger than the limit")
