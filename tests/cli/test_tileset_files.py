@@ -25,11 +25,11 @@ def _refused(*args, needle: str) -> None:
 
 
 @pytest.mark.parametrize("command", [["tiles"], ["new", "g.jsonl", "--players", "red,black"]])
-def test_a_huge_count_is_refused_at_once(tmp_path, command):
-    path = _write(tmp_path, bundled()).replace("set.json", "set.json")
-    data = open(path, "rb").read().replace(b'"count":4', b'"count":1000000000000000', 1)
-    open(path, "wb").write(data)
-    os.chdir(tmp_path)
+def test_a_huge_count_is_refused_at_once(tmp_path, command, monkeypatch):
+    data = msgspec.json.encode(bundled()).replace(b'"count":4', b'"count":1000000000000000', 1)
+    (tmp_path / "set.json").write_bytes(data)
+    path = str(tmp_path / "set.json")
+    monkeypatch.chdir(tmp_path)
     _refused(*command, "--tileset", path, needle="<= 20000")
     assert not (tmp_path / "g.jsonl").exists()
 
