@@ -17,11 +17,15 @@ from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
 from meeple.events.model import Event
 from meeple.events.text import control_char, escaped
-from meeple.events.tileset import TileSetDef, decode_tileset, limits_fault
+from meeple.events.tileset import TileSetDef, canonical_bytes, decode_tileset, limits_fault
 
 BUNDLED = {"star-wars": "star-wars.json", "classic": "classic.json", "la-fiesta": "la-fiesta.json"}
 #: the bundled tile set of each edition
 EDITIONS = {"star-wars": "star-wars", "classic": "classic"}
+
+
+#: bytes of a game_started line left for what it holds besides the tile set
+RECORD_ROOM = 8192
 
 
 class Failure(Exception):
@@ -166,6 +170,9 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
         field, reason = fault
         raise Failure(f"{where}: field {field} {reason}" if field != "tiles" else
                       f"{where}: {reason}", 2)
+    if len(canonical_bytes(definition)) > logfile.MAX_LINE_BYTES - RECORD_ROOM:
+        raise Failure(f"{where}: the tile set is too large to record in a game log line (at "
+                      f"most {logfile.MAX_LINE_BYTES - RECORD_ROOM:,} bytes as compact JSON)", 2)
     if not definition.name:
         stem = os.path.splitext(os.path.basename(name))[0]
         if control_char(stem) is not None:

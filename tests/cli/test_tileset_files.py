@@ -60,3 +60,14 @@ def test_a_file_too_large_for_a_log_line_is_refused(tmp_path):
     path = tmp_path / "set.json"
     path.write_bytes(msgspec.json.encode(bundled()) + b" " * (1 << 20))
     _refused("tiles", "--tileset", path, needle="larger than the limit")
+
+
+def test_a_set_too_large_for_one_log_line_is_refused_by_new(tmp_path, monkeypatch):
+    big = msgspec.structs.replace(bundled(), name="big",
+                                  sources={f"k{i}": "v" * 190 for i in range(5150)})
+    path = _write(tmp_path, big)
+    assert os.path.getsize(path) < 1 << 20
+    monkeypatch.chdir(tmp_path)
+    _refused("new", "g.jsonl", "--players", "red,black", "--tileset", path,
+             needle="too large to record in a game log line")
+    assert not (tmp_path / "g.jsonl").exists()
