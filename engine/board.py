@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from meeple.engine.geometry import AROUND, STEP, facing_port, opposite
 from meeple.engine.state import GameState, Placed
-from meeple.engine.tiles import TileType
+from meeple.engine.tiles import Oriented, TileType
 from meeple.events.model import Spot
 
 
@@ -40,18 +40,26 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
             need[opposite(side)] = o.edges[side]
             frontier[cell] = tuple(need)
             continue
-        theirs = other.tile.orientations[other.r].ports
-        joined = set()
-        for port in range(side * 3, side * 3 + 3):
-            mine = o.ports[port]
-            their = theirs[facing_port(port)]
-            if mine >= 0 and their >= 0 and (mine, their) not in joined:
-                joined.add((mine, their))
-                realms.connect(nodes[mine], other.nodes[their])
+        for mine, their in side_joins(o, other, side):
+            realms.connect(nodes[mine], their)
     state.placements.append((x, y))
     if tile.planet >= 0 and tile.features[tile.planet].kind == "planet":
         state.planet_cells.append((x, y))
     return placed
+
+
+def side_joins(o: Oriented, other: Placed, side: int) -> list[tuple[int, int]]:
+    """What laying a tile turned as ``o`` joins across its ``side`` to the tile ``other``:
+    (feature index on the new tile, node of the neighbour's feature), each pair once
+    (SW-6.2, CL-4). Laying a tile and listing its meeple targets both ask this."""
+    theirs = other.tile.orientations[other.r].ports
+    joined: list[tuple[int, int]] = []
+    for port in range(side * 3, side * 3 + 3):
+        mine = o.ports[port]
+        their = theirs[facing_port(port)]
+        if mine >= 0 and their >= 0 and (mine, other.nodes[their]) not in joined:
+            joined.append((mine, other.nodes[their]))
+    return joined
 
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:

@@ -144,22 +144,27 @@ def legal_targets(state: GameState) -> list[str]:
 
 
 def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list[str]]]:
-    """Every legal placement (SW-3.1) with the meeple targets it allows (SW-4.2, SW-4.3).
+    """Every legal placement (SW-3.1) with the meeple targets it allows (SW-4.2, SW-4.3, CL-4).
 
-    What the neighbours hold is looked up once per cell, as a bit per port (the middle
-    port of each side in Star Wars, all three in the classic game, where fields hold the
-    halves); planets that could be attacked are indexed once per call.
+    A feature is free when no realm it would join holds a meeple, counting realms it joins
+    through another feature of the same tile (two fields of the tile that border one farm
+    are one farm once the tile lies). What the neighbours hold is looked up once per cell,
+    as the realm and a busy bit per port (the middle port of each side in Star Wars, all
+    three in the classic game, where fields hold the halves).
     """
     board = state.board
     probes = state.tileset.probes
-    realm = state.realms.realm
+    realms = state.realms
+    find = realms.find
+    data = realms.data
     attacks = _attack_index(state)
     moves = []
     for (x, y), need in state.frontier.items():
         rotations = tile.fits(need)
         if not rotations:
             continue
-        held = 0
+        busy = 0
+        touching: list[tuple[int, int]] = []  # (port, neighbour root)
         for side in range(4):
             dx, dy = STEP[side]
             other = board.get((x + dx, y + dy))
@@ -168,12 +173,41 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list
                 for pos in probes:
                     port = side * 3 + pos
                     their = theirs[FACING[port]]
-                    if their >= 0 and realm(other.nodes[their]).meeples:
-                        held |= 1 << port
+                    if their >= 0:
+                        root = find(other.nodes[their])
+                        touching.append((port, root))
+                        if data[root].meeples:  # type: ignore[union-attr]
+                            busy |= 1 << port
         around = attacks.get((x, y), ())
         for r in rotations:
-            moves.append((x, y, r * 90, tile.orientations[r].free(held) + list(around)))
+            o = tile.orientations[r]
+            moves.append((x, y, r * 90, _free_targets(o, touching, busy) + list(around)))
     return moves
+
+
+def _free_targets(o, touching: list[tuple[int, int]], busy: int) -> list[str]:
+    """The targets of ``o`` whose realm, once laid, holds no meeple (see ``moves_with_targets``)."""
+    owner: dict[int, int] = {}
+    joined = False
+    for port, root in touching:
+        mine = o.ports[port]
+        if mine >= 0 and owner.setdefault(root, mine) != mine:
+            joined = True
+    if not joined:
+        return o.free(busy)
+    group = list(range(len(o.targets)))
+
+    def top(f: int) -> int:
+        while group[f] != f:
+            f = group[f]
+        return f
+
+    for port, root in touching:
+        mine = o.ports[port]
+        if mine >= 0:
+            group[top(mine)] = top(owner[root])
+    held = {top(f) for f, mask in enumerate(o.masks) if mask & busy}
+    return [t for f, t in enumerate(o.targets) if top(f) not in held]
 
 
 def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
