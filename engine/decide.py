@@ -357,7 +357,12 @@ def _dice_wanted(battle) -> str:
 
 
 def undoable(state: GameState) -> int:
-    """How many steps the game's undo policy lets be taken back now."""
+    """How many steps the game's undo policy lets be taken back now.
+
+    ``turn``: steps of the current turn until chance was revealed. A digital draw or die
+    ends what can be undone; in table mode a typed entry of dice can itself be undone (a
+    typo) but nothing before it, so no one takes a move back after seeing the dice.
+    """
     policy = state.setup.options.undo
     steps = state.steps[1:]
     if policy == "none" or state.phase == "over" and policy != "any":
@@ -369,6 +374,8 @@ def undoable(state: GameState) -> int:
         if step.chance or step.turn != state.turn:
             break
         count += 1
+        if isinstance(step.events[0], DiceRolled):
+            break
     return count
 
 
