@@ -42,7 +42,7 @@ def next_line(state: GameState) -> str:
         if back:
             extra = ", or take a follower back (`meeple take-back GAME X Y TARGET`: " + ", ".join(
                 f"{s.x} {s.y} {s.feature}" for s in back) + "; CL-7)"
-        what = "follower" if state.classic else "meeple"
+        what = state.edition.figure
         return f"Next: {who} may place a {what} (targets: {options}){extra} or skip"
     if waiting == "draw":
         return f"Next: {who} draws a tile and enters it (`meeple draw GAME TILE`)"

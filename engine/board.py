@@ -43,7 +43,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
         for mine, their in side_joins(o, other, side):
             realms.connect(nodes[mine], their)
     state.placements.append((x, y))
-    if tile.planet >= 0 and tile.features[tile.planet].kind == "planet":
+    if tile.planet >= 0 and tile.features[tile.planet].kind == state.edition.attack:
         state.planet_cells.append((x, y))
     return placed
 
@@ -87,13 +87,15 @@ def rotations_at(state: GameState, tile: TileType, x: int, y: int) -> list[int]:
 
 
 def planets_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
-    """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3)."""
+    """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3): the centre
+    feature the edition lets meeples attack from around it."""
     board = state.board
+    attack = state.edition.attack
     found = []
     for dx, dy in AROUND:
         other = board.get((x + dx, y + dy))
         if other is not None and other.tile.planet >= 0 \
-                and other.tile.features[other.tile.planet].kind == "planet":
+                and other.tile.features[other.tile.planet].kind == attack:
             found.append((x + dx, y + dy))
     return found
 

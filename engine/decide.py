@@ -27,7 +27,7 @@ from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.geometry import AROUND, FACING, ROTATIONS, STEP
 from meeple.engine.state import GameState
-from meeple.engine.targets import SYNTAX, parse_target
+from meeple.engine.targets import parse_target
 from meeple.events.model import (
     DiceRolled,
     Event,
@@ -50,8 +50,8 @@ _WAITING = {
     "over": "nothing: the game is over",
 }
 
-_RULE_OF = {"place": "SW-3.1", "meeple": "SW-4.1", "draw": "SW-3.1", "dice": "SW-5.3",
-            "over": "SW-7.1"}
+#: the role of the rule behind what the game waits for (see ``Edition.rule``)
+_RULE_OF = {"place": "place", "meeple": "target", "draw": "draw", "dice": "dice", "over": "end"}
 
 
 def decide(state: GameState, command: Command) -> list[Event]:
@@ -74,17 +74,17 @@ def decide(state: GameState, command: Command) -> list[Event]:
 def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
     if waiting is None:
         raise IllegalMove("the rules still have consequences to write before anyone acts",
-                          rule="SW-5.1")
+                          rule=state.rule("resolve"))
     if awaiting_seed(state):
         raise IllegalMove("this sealed game's draws and dice come from a seed that only its "
-                          "holder has: play on where its seed file is", rule="SW-5.6")
+                          "holder has: play on where its seed file is", rule=state.rule("chance"))
     if needs in ("draw", "dice") and state.digital:
         what = "draws" if needs == "draw" else "dice"
         raise IllegalMove(f"{what} come from the seed in a digital game; they are entered by "
-                          "hand only in table mode", rule="SW-5.6")
+                          "hand only in table mode", rule=state.rule("chance"))
     raise IllegalMove(
         f"not now: the game waits for {state.player} to {_WAITING[waiting]}",
-        rule=_RULE_OF[waiting],
+        rule=state.rule(_RULE_OF[waiting]),
     )
 
 
@@ -125,7 +125,7 @@ def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int]
     x, y = state.placed_at  # type: ignore[misc]
     name, cell = parse_target(target, state.edition)
     if cell is not None and cell != (x, y):
-        return Spot(x=cell[0], y=cell[1], feature="planet"), cell
+        return Spot(x=cell[0], y=cell[1], feature=name), cell
     return Spot(x=x, y=y, feature=name), None
 
 
@@ -222,17 +222,22 @@ def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
 def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     colour = state.player
     small, large = state.reserve[colour]
-    if command.large and state.classic:
-        raise IllegalMove("classic followers are all alike: there is no large one", rule="CL-2",
-                          legal="place without --large")
-    if not command.large and not small and state.classic:
-        raise IllegalMove(f"{colour} has no follower left in supply", rule="CL-2",
-                          legal="skip" + (", or take a follower back" if _festival(state) else ""))
+    edition = state.edition
+    figure = edition.figure
+    if command.large and not edition.reserve[1]:
+        raise IllegalMove(f"{edition.title}: {figure}s are all alike: there is no large one",
+                          rule=edition.rule("reserve"), legal="place without --large")
+    back = ", or take a follower back" if _festival(state) else ""
     if command.large and not large:
-        raise IllegalMove(f"{colour} has no large meeple in reserve", rule="SW-4.4",
+        raise IllegalMove(f"{colour} has no large {figure} in reserve",
+                          rule=edition.rule("reserve"),
                           legal=f"{small} small left" if small else "none left: skip")
     if not command.large and not small:
-        raise IllegalMove(f"{colour} has no small meeple in reserve", rule="SW-4.4",
+        if not edition.reserve[1]:
+            raise IllegalMove(f"{colour} has no {figure} left in supply",
+                              rule=edition.rule("reserve"), legal="skip" + back)
+        raise IllegalMove(f"{colour} has no small {figure} in reserve",
+                          rule=edition.rule("reserve"),
                           legal="the large one is left: add --large" if large
                           else "none left: skip")
     name, cell = parse_target(command.target, state.edition)
@@ -241,22 +246,23 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     o = placed.tile.orientations[placed.r]
     legal = legal_targets(state)
     hint = "legal targets: " + (", ".join(legal) if legal else "none: skip")
-    if name == "planet" and cell is not None and cell != (x, y):
-        if cell not in planets_around(state, x, y):
-            raise IllegalMove(f"there is no planet at ({cell[0]}, {cell[1]}) among the 8 tiles "
-                              f"around ({x}, {y})", rule="SW-4.3", legal=hint)
+    if cell is not None and cell != (x, y):
+        if name != edition.attack or cell not in planets_around(state, x, y):
+            raise IllegalMove(f"there is no {name} at ({cell[0]}, {cell[1]}) among "
+                              f"the 8 tiles around ({x}, {y})",
+                              rule=edition.rule("attack"), legal=hint)
         return MeeplePlaced(seq=state.next_seq, player=colour,
                             target=f"planet@{cell[0]},{cell[1]}", large=command.large)
     index = o.aliases.get(name, -1)
     if index < 0:
         kind, _, where = name.partition(":")
-        if kind in state.tileset.vocabulary.kinds or kind in ("planet", "cloister"):
+        if kind in state.tileset.vocabulary.kinds:
             place = f" on its {where} edge" if len(where) == 1 else (
                 f" at edge half {where}" if where else "")
             raise IllegalMove(f"tile {placed.tile.id} as placed has no {kind}{place}",
                               rule=state.rule("meeple"), legal=hint)
         raise InvalidCommand(f"cannot read the meeple target {command.target!r}",
-                             rule=state.rule("meeple"), legal=SYNTAX[state.edition])
+                             rule=edition.rule("target"), legal=edition.target_syntax)
     realm = state.realms.realm(placed.nodes[index])
     if realm.meeples:
         holders = ", ".join(sorted({c for c, _, _ in realm.meeples}))

@@ -146,7 +146,7 @@ def _anchor(state: GameState, realm: Realm):
 
 def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
-    if not state.classic:
+    if state.edition.contest == "battle":
         for root in turn_realms(state):
             realm = data[root]
             assert realm is not None
@@ -157,7 +157,7 @@ def _resolve(state: GameState, seq: int) -> Event:
                     realm=_anchor(state, realm),
                     sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
                 )
-    rule = "CL-5" if state.classic else "SW-6.3"
+    rule = state.rule("complete")
     for root in _scoring_realms(state):
         realm = data[root]
         assert realm is not None
@@ -166,7 +166,7 @@ def _resolve(state: GameState, seq: int) -> Event:
         paid = realm.paid or ()
         pending = [side for side in scorers(state, realm) if side not in paid]
         if pending:
-            points, tiles, symbols = completed_points(realm)
+            points, tiles, symbols = completed_points(state, realm)
             return PointsScored(seq=seq, side=pending[0], points=points, reason="realm",
                                 rule=rule, realm=_anchor(state, realm), tiles=tiles,
                                 symbols=symbols)
@@ -218,7 +218,7 @@ def _final(state: GameState, seq: int) -> Event | None:
     farms after every road, city and cloister), then the winners (SW-7.3). A sealed game's
     ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
     the game waits for them (``None``)."""
-    rule = "CL-6" if state.classic else "SW-7.2"
+    rule = state.rule("final")
     best_realm, best_key, best_side = None, None, None
     for realm in state.realms.data:
         if realm is None or not realm.meeples:
@@ -227,7 +227,7 @@ def _final(state: GameState, seq: int) -> Event | None:
         pending = [side for side in scorers(state, realm) if side not in paid]
         if not pending:
             continue
-        farm = realm.kind == "field"
+        farm = realm.kind == state.tileset.vocabulary.field
         if farm and not farm_points(state, realm)[0]:
             continue
         key = (farm, realm.anchor)
@@ -235,7 +235,7 @@ def _final(state: GameState, seq: int) -> Event | None:
             best_realm, best_key, best_side = realm, key, pending[0]
     if best_realm is not None:
         assert best_side is not None
-        if best_realm.kind == "field":
+        if best_realm.kind == state.tileset.vocabulary.field:
             points, cities = farm_points(state, best_realm)
             return PointsScored(seq=seq, side=best_side, points=points, reason="farm", rule=rule,
                                 realm=_anchor(state, best_realm), tiles=len(best_realm.tiles),

@@ -17,8 +17,6 @@ from meeple.engine.scoring import completed_points
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileType
 
-PLANET_POINTS = 9
-
 
 def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[dict]:
     o = tile.orientations[r]
@@ -32,7 +30,7 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
 
     links = []
     for f in tile.features:
-        if f.index == tile.planet or f.kind == "field":
+        if f.index == tile.planet or f.kind == state.tileset.vocabulary.field:
             continue
         find(("f", f.index))
         for side in o.feature_sides[f.index]:
@@ -66,7 +64,7 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
         merged.symbols = {"any": symbols} if symbols else {}
         out.append({
             "complete": open_ends == 0,
-            "points": completed_points(merged)[0],
+            "points": completed_points(state, merged)[0],
             "holders": holders,
         })
     return out
@@ -91,12 +89,13 @@ def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
         realm = state.realms.realm(other.nodes[other.tile.planet])
         holders = Counter(state.side_of[c] for c, _, _ in realm.meeples)
         if _scores(state, holders, me):
-            total += completed_points(realm)[0]
+            total += completed_points(state, realm)[0]
         elif not holders and has_meeple:
-            best_meeple = max(best_meeple, completed_points(realm)[0])
+            best_meeple = max(best_meeple, completed_points(state, realm)[0])
     if tile.planet >= 0 and has_meeple and neighbours_placed(state, x, y) == 8:
-        symbol = 1 if tile.features[tile.planet].symbol else 0
-        best_meeple = max(best_meeple, PLANET_POINTS + 2 * symbol)
+        centre = tile.features[tile.planet]
+        alone = Realm(centre.kind, (x, y), centre.symbol, 0, 0)
+        best_meeple = max(best_meeple, completed_points(state, alone)[0])
     return total + best_meeple
 
 
@@ -105,7 +104,7 @@ def _scores(state: GameState, holders: Counter, me: str) -> bool:
     the most followers in the classic game (CL-5)."""
     if not holders:
         return False
-    if state.classic:
+    if state.edition.contest == "majority":
         return holders[me] == max(holders.values())
     return set(holders) == {me}
 
@@ -120,4 +119,4 @@ def meeple_gain(state: GameState, target: str) -> int:
     realm = state.realms.realm(node_at(state, spot))
     if realm.meeples or not complete(state, realm):
         return 0
-    return completed_points(realm)[0]
+    return completed_points(state, realm)[0]

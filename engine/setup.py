@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from meeple.engine.errors import InvalidCommand
-from meeple.engine.state import COLOURS, RULE, check_setup, seal
+from meeple.engine.editions import edition_named
+from meeple.engine.state import check_setup, seal
 from meeple.engine.tiles import compile_tileset
 from meeple.events.model import SCHEMA_VERSION, GameStarted, Options, PlayerDef, TileSetRecord
 from meeple.events.tileset import TileSetDef, content_hash
@@ -26,20 +27,21 @@ def new_game(
     :raises InvalidCommand: unknown colour, wrong number of names, bad option, bad set-up.
     """
     compile_tileset(tileset)  # an unknown edition or a bad tile set stops here, named
-    edition = tileset.edition
-    rule = RULE.get(edition, RULE["star-wars"])["players"]
-    known = COLOURS.get(edition, ())
+    edition = edition_named(tileset.edition)
+    rule = edition.rule("players")
     for colour in colours:
-        if colour not in known:
+        if colour not in edition.colours:
             raise InvalidCommand(f"unknown colour {colour!r}", rule=rule,
-                                 legal=f"colours of the {edition} edition are " + ", ".join(known))
+                                 legal=f"colours of the {edition.name} edition are "
+                                 + ", ".join(edition.colours))
     if names is not None and len(names) != len(colours):
         raise InvalidCommand(f"{len(names)} names for {len(colours)} players", rule=rule)
     if unplaceable not in ("discard", "reshuffle"):
         raise InvalidCommand(f"unplaceable must be discard or reshuffle, not {unplaceable!r}",
-                             rule="SW-3.2")
+                             rule=edition.rule("unplaceable"))
     if sealed and (table or seed is None):
-        raise InvalidCommand("a sealed game is a digital game with a seed", rule="SW-5.6")
+        raise InvalidCommand("a sealed game is a digital game with a seed",
+                             rule=edition.rule("chance"))
     if undo not in ("turn", "any", "none"):
         raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule="undo")
     players = tuple(
@@ -49,7 +51,7 @@ def new_game(
     event = GameStarted(
         seq=0,
         schema=SCHEMA_VERSION,
-        edition=edition,  # type: ignore[arg-type]
+        edition=edition.name,  # type: ignore[arg-type]
         players=players,
         team=team,
         mode="table" if table else "digital",

@@ -12,35 +12,13 @@ import hashlib
 import msgspec
 
 from meeple.engine import chance
+from meeple.engine.edition import Edition
+from meeple.engine.editions import EDITIONS, edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType, compile_tileset
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
 from meeple.events.tileset import content_hash, limits_fault
-
-#: the colours of each edition's box (SW-1.5, CL-2)
-COLOURS = {"star-wars": ("red", "green", "black", "white", "orange"),
-           "classic": ("red", "green", "blue", "yellow", "black")}
-
-#: SW-1.5: faction by colour.
-FACTION_OF = {
-    "red": "rebel",
-    "green": "rebel",
-    "black": "empire",
-    "white": "empire",
-    "orange": "bounty_hunter",
-}
-
-#: meeples per player, (small, large): SW-1.6; classic followers are all alike (CL-2)
-RESERVE = {"star-wars": (4, 1), "classic": (7, 0)}
-#: the rule ids of what both editions share, for messages
-RULE = {
-    "star-wars": {"players": "SW-1.5", "place": "SW-3.1", "unplaceable": "SW-3.2",
-                  "meeple": "SW-4.2", "reserve": "SW-4.4", "tiles": "SW-1.1", "end": "SW-7.1"},
-    "classic": {"players": "CL-2", "place": "CL-3", "unplaceable": "CL-3",
-                "meeple": "CL-4", "reserve": "CL-2", "tiles": "CL-1", "end": "CL-6"},
-}
-
 
 class Placed(msgspec.Struct):
     """A tile on the board: its type, rotation index (0-3) and the node of each feature."""
@@ -174,16 +152,13 @@ class GameState(msgspec.Struct):
         return self.players[self.current]
 
     @property
-    def edition(self) -> str:
-        return self.setup.edition
-
-    @property
-    def classic(self) -> bool:
-        return self.setup.edition == "classic"
+    def edition(self) -> Edition:
+        """The game's edition: its data and the rules that differ between games."""
+        return EDITIONS[self.setup.edition]
 
     def rule(self, what: str) -> str:
         """The rule id of a shared rule in this game's edition (``place``, ``meeple``, ...)."""
-        return RULE[self.setup.edition][what]
+        return EDITIONS[self.setup.edition].rules[what]
 
     @property
     def digital(self) -> bool:
@@ -215,11 +190,6 @@ class GameState(msgspec.Struct):
         return colour
 
 
-def team_of(colour: str) -> str:
-    """SW-8: the team side of a colour is its faction (``rebel`` or ``empire``)."""
-    return FACTION_OF[colour]
-
-
 def check_setup(event: GameStarted) -> TileSet:
     """Check a ``game_started`` event; returns the compiled tile set.
 
@@ -230,49 +200,57 @@ def check_setup(event: GameStarted) -> TileSet:
             f"this log has schema {event.schema}, newer than this meeple reads "
             f"({SCHEMA_VERSION}); upgrade meeple", rule="schema",
         )
-    edition = event.edition
-    rule = RULE[edition]["players"]
+    edition = edition_named(event.edition)
+    rule = edition.rule("players")
     colours = [p.colour for p in event.players]
-    if not 2 <= len(colours) <= 5:
-        raise InvalidCommand(f"{len(colours)} players; the game takes 2 to 5", rule=rule)
+    low, high = edition.players
+    if not low <= len(colours) <= high:
+        raise InvalidCommand(f"{len(colours)} players; the game takes {low} to {high}", rule=rule)
     if len(set(colours)) != len(colours):
         raise InvalidCommand("each player needs a different colour", rule=rule,
-                             legal="colours are " + ", ".join(COLOURS[edition]))
+                             legal="colours are " + ", ".join(edition.colours))
     for colour in colours:
-        if colour not in COLOURS[edition]:
-            raise InvalidCommand(f"{colour} is not a colour of the {edition} edition", rule=rule,
-                                 legal="colours are " + ", ".join(COLOURS[edition]))
+        if colour not in edition.colours:
+            raise InvalidCommand(f"{colour} is not a colour of the {edition.name} edition",
+                                 rule=rule, legal="colours are " + ", ".join(edition.colours))
     if event.team:
-        if edition != "star-wars":
-            raise InvalidCommand("the team variant belongs to the Star Wars edition", rule="SW-8.1")
-        if sorted(colours) != sorted(["red", "green", "black", "white"]):
-            raise InvalidCommand("the team variant takes exactly red, green, black and white",
-                                 rule="SW-8.1")
-        factions = [FACTION_OF[c] for c in colours]
-        if any(a == b for a, b in zip(factions, factions[1:] + factions[:1], strict=True)):
-            raise InvalidCommand("in the team variant seating alternates factions, e.g. "
-                                 "red,black,green,white", rule="SW-8.1")
+        _check_teams(edition, colours)
     if event.mode == "digital" and (event.seed is None) == (event.seed_sha256 is None):
         raise InvalidCommand("a digital game records its seed, or only the seed's SHA-256 when "
-                             "sealed; not both, not neither", rule="SW-5.6")
+                             "sealed; not both, not neither", rule=edition.rule("chance"))
     if event.mode == "table" and (event.seed is not None or event.seed_sha256 is not None):
         raise InvalidCommand("a table-mode game has no seed: players enter draws and dice",
-                             rule="SW-5.6")
+                             rule=edition.rule("chance"))
     record = event.tileset
     fault = limits_fault(record.definition)
     if fault is not None:
-        raise InvalidCommand(f"tile set field {fault[0]}: {fault[1]}", rule=RULE[edition]["tiles"])
-    if record.definition.edition != edition:
+        raise InvalidCommand(f"tile set field {fault[0]}: {fault[1]}", rule=edition.rule("tiles"))
+    if record.definition.edition != edition.name:
         raise InvalidCommand(f"the tile set is for the {record.definition.edition} edition, the "
-                             f"game for {edition}", rule=RULE[edition]["tiles"])
+                             f"game for {edition.name}", rule=edition.rule("tiles"))
     if record.name != record.definition.name:
         raise InvalidCommand(f"the tile set is recorded as {record.name!r} but its definition is "
-                             f"named {record.definition.name!r}", rule=RULE[edition]["tiles"])
+                             f"named {record.definition.name!r}", rule=edition.rule("tiles"))
     actual = content_hash(record.definition)
     if actual != record.sha256:
         raise InvalidCommand(f"the tile set's recorded sha256 {record.sha256[:12]} does not match "
-                             f"its definition ({actual[:12]})", rule="SW-1.1")
+                             f"its definition ({actual[:12]})", rule=edition.rule("tiles"))
     return compile_tileset(record.definition)
+
+
+def _check_teams(edition: Edition, colours: list[str]) -> None:
+    """SW-8.1: two teams of two, seated so that factions alternate."""
+    rule = edition.team_rule
+    if rule is None:
+        raise InvalidCommand(f"the {edition.name} edition has no team variant",
+                             rule=edition.rule("players"))
+    if sorted(colours) != sorted(["red", "green", "black", "white"]):
+        raise InvalidCommand("the team variant takes exactly red, green, black and white",
+                             rule=rule)
+    factions = [edition.factions[c] for c in colours]
+    if any(a == b for a, b in zip(factions, factions[1:] + factions[:1], strict=True)):
+        raise InvalidCommand("in the team variant seating alternates factions, e.g. "
+                             "red,black,green,white", rule=rule)
 
 
 def seal(seed: str) -> str:
@@ -289,16 +267,20 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
     :raises InvalidCommand: see ``check_setup``; a secret that is not the committed seed.
     """
     tileset = check_setup(event)
+    edition = EDITIONS[event.edition]
     if secret is not None:
         if event.seed_sha256 is None:
-            raise InvalidCommand("only a sealed game takes a secret seed", rule="SW-5.6")
+            raise InvalidCommand("only a sealed game takes a secret seed",
+                                 rule=edition.rule("chance"))
         if seal(secret) != event.seed_sha256:
             raise InvalidCommand("this seed is not the one the game committed to (its SHA-256 "
-                                 "differs from seed_sha256 in game_started)", rule="SW-5.6")
+                                 "differs from seed_sha256 in game_started)",
+                                 rule=edition.rule("chance"))
     colours = tuple(p.colour for p in event.players)
-    side_of = {c: (team_of(c) if event.team else c) for c in colours}
+    # SW-8: a team's side is its faction (rebel or empire)
+    side_of = {c: (edition.factions[c] if event.team else c) for c in colours}
     sides = tuple(dict.fromkeys(side_of[c] for c in colours))
-    faction = {side_of[c]: FACTION_OF[c] for c in colours if c in FACTION_OF}
+    faction = {side_of[c]: edition.factions[c] for c in colours if c in edition.factions}
     remaining = {t.id: t.count for t in tileset.types.values()}
     remaining[tileset.start] -= 1
     pile: list[str] = []
@@ -313,7 +295,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         sides=sides,
         faction=faction,
         scores={s: 0 for s in sides},
-        reserve={c: list(RESERVE[event.edition]) for c in colours},
+        reserve={c: list(edition.reserve) for c in colours},
         remaining=remaining,
         pile=pile,
         secret=secret,

@@ -14,37 +14,30 @@ from __future__ import annotations
 
 import re
 
+from meeple.engine.edition import Edition
 from meeple.engine.errors import InvalidCommand
 
 _TARGET = re.compile(
     r"^(?P<kind>[A-Za-z]+)(?::(?P<where>[A-Za-z]+))?(?:@(?P<x>-?\d+),(?P<y>-?\d+))?$"
 )
 
-SYNTAX = {
-    "star-wars": "targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), planet, "
-                 "planet@X,Y",
-    "classic": "targets are road:E, city:N (edge N, E, S or W as the tile lies), cloister, "
-               "field:Nw (an edge half: Nw Ne En Es Se Sw Ws Wn) or field:inner",
-}
-
-
-def parse_target(text: str, edition: str = "star-wars") -> tuple[str, tuple[int, int] | None]:
+def parse_target(text: str, edition: Edition) -> tuple[str, tuple[int, int] | None]:
     """A target's canonical spelling and, for ``planet@X,Y``, the planet's cell.
 
-    >>> parse_target("route:e")
+    >>> from meeple.engine.editions import EDITIONS
+    >>> parse_target("route:e", EDITIONS["star-wars"])
     ('route:E', None)
-    >>> parse_target("planet@-1,2")
+    >>> parse_target("planet@-1,2", EDITIONS["star-wars"])
     ('planet', (-1, 2))
-    >>> parse_target("FIELD:nW", "classic")
+    >>> parse_target("FIELD:nW", EDITIONS["classic"])
     ('field:Nw', None)
 
     :raises InvalidCommand: for what cannot be a target.
     """
     match = _TARGET.match(text.strip())
-    rule = "CL-4" if edition == "classic" else "SW-4.1"
     if not match or match.group("x") is not None and match.group("where"):
-        raise InvalidCommand(f"cannot read the meeple target {text!r}", rule=rule,
-                             legal=SYNTAX.get(edition, SYNTAX["star-wars"]))
+        raise InvalidCommand(f"cannot read the meeple target {text!r}",
+                             rule=edition.rule("target"), legal=edition.target_syntax)
     kind = match.group("kind").lower()
     where = match.group("where")
     cell = None if match.group("x") is None else (int(match.group("x")), int(match.group("y")))

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import msgspec
 
+from meeple.engine.edition import Vocabulary
+from meeple.engine.editions import EDITIONS
 from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import ROTATIONS, SIDE_INDEX, SIDES, turned
 from meeple.events.tileset import TileSetDef, content_hash
@@ -31,26 +33,6 @@ BUNDLED_SHA256 = {
 }
 
 
-class Vocabulary(msgspec.Struct, frozen=True):
-    """The words of one edition: edge kinds and what plays each role."""
-
-    edges: tuple[str, ...]
-    path: str
-    area: str
-    centre: str
-    field: str | None
-    rule: str  # the rule id that defines the tile set
-
-    @property
-    def kinds(self) -> tuple[str, ...]:
-        return tuple(k for k in (self.path, self.area, self.centre, self.field) if k)
-
-
-VOCABULARY = {
-    "star-wars": Vocabulary(("space", "route", "asteroid"), "route", "asteroid", "planet", None,
-                            "SW-1.3"),
-    "classic": Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1"),
-}
 #: port index of each classic edge half: side * 3 + position (0 left, 2 right, seen from inside)
 HALF_PORTS = {"Nw": 0, "Ne": 2, "En": 3, "Es": 5, "Se": 6, "Sw": 8, "Ws": 9, "Wn": 11}
 PORT_HALVES = {port: name for name, port in HALF_PORTS.items()}
@@ -205,10 +187,11 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
 
 
 def _compile(definition: TileSetDef, sha: str) -> TileSet:
-    vocabulary = VOCABULARY.get(definition.edition)
-    if vocabulary is None:
-        raise TileSetError(f"tile set edition is {definition.edition!r}", rule="SW-1.1",
-                           legal="editions are " + ", ".join(VOCABULARY))
+    edition = EDITIONS.get(definition.edition)
+    if edition is None:
+        raise TileSetError(f"tile set edition is {definition.edition!r}",
+                           legal="editions are " + ", ".join(EDITIONS))
+    vocabulary = edition.vocabulary
     rule = vocabulary.rule
     types: dict[str, TileType] = {}
     for tile in definition.tiles:
@@ -239,7 +222,8 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
             planet, tile.festival,
         )
     if definition.start not in types:
-        raise TileSetError(f"start tile {definition.start!r} is not in the set", rule="SW-2.1")
+        raise TileSetError(f"start tile {definition.start!r} is not in the set",
+                           rule=edition.rule("start"))
     probes = (1,) if vocabulary.field is None else (0, 1, 2)
     return TileSet(definition, sha, types, definition.start, vocabulary, probes)
 

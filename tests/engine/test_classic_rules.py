@@ -57,7 +57,7 @@ def test_cl2_seven_followers_all_alike_and_the_classic_colours():
     with pytest.raises(InvalidCommand, match=r"unknown colour 'orange' \(CL-2\); colours of the "
                                              r"classic edition are red, green, blue"):
         new_game(["red", "orange"], classic(), table=True)
-    with pytest.raises(InvalidCommand, match=r"team variant belongs to the Star Wars"):
+    with pytest.raises(InvalidCommand, match=r"the classic edition has no team variant \(CL-2\)"):
         new_game(["red", "green", "black", "blue"], classic(), table=True, team=True)
 
 

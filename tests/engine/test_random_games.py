@@ -13,7 +13,7 @@ from meeple.engine.evolve import evolve
 from meeple.engine.flow import awaiting
 from meeple.engine.play import play, settle
 from meeple.engine.setup import new_game
-from meeple.engine.state import RESERVE, GameState, start
+from meeple.engine.state import GameState, start
 from meeple.events.model import decode, encode
 
 from helpers import bundled, classic
@@ -50,7 +50,7 @@ def check_invariants(state: GameState, before: dict[str, int]) -> None:
         if realm:
             for colour, large, _ in realm.meeples:
                 on_board[(colour, large)] += 1
-    small_total, large_total = RESERVE[state.edition]
+    small_total, large_total = state.edition.reserve
     for colour, (small, large) in state.reserve.items():
         assert small + on_board[(colour, False)] == small_total
         assert large + on_board[(colour, True)] == large_total

@@ -7,7 +7,7 @@ from meeple.engine.commands import Undo
 from meeple.engine.decide import decide, undoable
 from meeple.engine.errors import IllegalMove
 from meeple.engine.realms import Realm
-from meeple.engine.scoring import dice_for
+from meeple.engine.star_wars import dice_for
 
 from helpers import Table, route_battle
 
@@ -17,8 +17,8 @@ def test_four_dice_worth_of_meeples_and_symbol_roll_three():
     t = Table(["red", "black"])
     realm = Realm("route", (0, 0), "rebel", 2, 0)
     realm.meeples = [("red", True, 0), ("red", False, 0), ("black", False, 0)]
-    assert dice_for(t.state, realm, "red") == 3
-    assert dice_for(t.state, realm, "black") == 1
+    assert dice_for(realm, "red", t.state.side_of, "rebel") == 3
+    assert dice_for(realm, "black", t.state.side_of, "empire") == 1
 
 
 def test_a_tie_round_typed_in_table_mode_can_be_undone_but_not_the_moves_before_it():

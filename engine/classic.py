@@ -1,0 +1,82 @@
+"""Classic Carcassonne, the 2011 base game with farmers (RULES.md Part 2), and La Fiesta."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.engine.edition import Edition, Expansion, Vocabulary, sides_present
+
+if TYPE_CHECKING:
+    from meeple.engine.realms import Realm
+
+#: CL-5: a completed cloister scores 9 (itself and its 8 neighbours)
+CLOISTER_POINTS = 9
+#: CL-6: a farm scores 3 per completed city it borders
+FARM_POINTS_PER_CITY = 3
+
+
+class Classic(Edition):
+    """CL-1 to CL-6: followers all alike, majorities instead of battles, farms at the end."""
+
+    name = "classic"
+    title = "Carcassonne (2011 base game)"
+    colours = ("red", "green", "blue", "yellow", "black")
+    reserve = (7, 0)  # CL-2
+    figure = "follower"
+    vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")
+    tileset = "classic"
+    contest = "majority"
+    rules = {
+        "players": "CL-2", "place": "CL-3", "draw": "CL-3", "unplaceable": "CL-3",
+        "meeple": "CL-4", "target": "CL-4", "reserve": "CL-2", "tiles": "CL-1",
+        "start": "CL-1", "chance": "CL-3", "attack": "CL-4", "dice": "CL-3", "resolve": "CL-5",
+        "complete": "CL-5", "final": "CL-6", "end": "CL-6",
+    }
+    target_syntax = ("targets are road:E, city:N (edge N, E, S or W as the tile lies), cloister, "
+                     "field:Nw (an edge half: Nw Ne En Es Se Sw Ws Wn) or field:inner")
+
+    def completed_points(self, realm: Realm) -> tuple[int, int, int]:
+        """CL-5: road 1 per tile; city 2 per tile + 2 per pennant, a 2-tile city 1 + 1;
+        cloister 9.
+
+        >>> from meeple.engine.realms import Realm
+        >>> city = Realm("city", (0, 0), "pennant", 0, 0)
+        >>> city.tiles.add((0, 1))
+        >>> Classic().completed_points(city)
+        (3, 2, 1)
+        """
+        symbols = realm.symbol_count()
+        if realm.kind == "cloister":
+            return CLOISTER_POINTS, CLOISTER_POINTS, 0
+        tiles = len(realm.tiles)
+        if realm.kind == "city":
+            if tiles == 2:
+                return tiles + symbols, tiles, symbols
+            return 2 * tiles + 2 * symbols, tiles, symbols
+        return tiles, tiles, 0
+
+    def final_points(self, realm: Realm, neighbours: int) -> tuple[int, int, int]:
+        """CL-6: road 1 per tile; city 1 per tile + 1 per pennant; cloister 1 + 1 per neighbour."""
+        symbols = realm.symbol_count()
+        tiles = 1 + neighbours if realm.kind == "cloister" else len(realm.tiles)
+        return tiles + symbols, tiles, symbols
+
+    def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
+        """CL-5: every side with the most followers in the realm; ties score in full."""
+        counts: dict[str, int] = {}
+        for colour, _, _ in realm.meeples:
+            counts[side_of[colour]] = counts.get(side_of[colour], 0) + 1
+        if not counts:
+            return []
+        top = max(counts.values())
+        return [side for side in sides_present(realm, side_of, sides) if counts[side] == top]
+
+
+class LaFiesta(Expansion):
+    """CL-7: 10 festival tiles; after placing one, a follower may be taken back."""
+
+    name = "la-fiesta"
+    title = "La Fiesta"
+    edition = "classic"
+    tileset = "la-fiesta"
+    rule = "CL-7"

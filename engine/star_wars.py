@@ -1,0 +1,74 @@
+"""Carcassonne: Star Wars Edition (RULES.md Part 1): its data, battles and scoring."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.engine.edition import Edition, Vocabulary, sides_present
+
+if TYPE_CHECKING:
+    from meeple.engine.realms import Realm
+
+#: SW-5.2: the most dice a side rolls in one battle
+MAX_DICE = 3
+#: SW-6.3: a completed planet scores 9 (itself and its 8 neighbours) + 2 per symbol
+PLANET_POINTS = 9
+
+
+class StarWars(Edition):
+    """SW-1 to SW-8: factions, small and large meeples, battles with dice, the team variant."""
+
+    name = "star-wars"
+    title = "Carcassonne: Star Wars Edition"
+    colours = ("red", "green", "black", "white", "orange")
+    factions = {"red": "rebel", "green": "rebel", "black": "empire", "white": "empire",
+                "orange": "bounty_hunter"}  # SW-1.5
+    reserve = (4, 1)  # SW-1.6
+    figure = "meeple"
+    vocabulary = Vocabulary(("space", "route", "asteroid"), "route", "asteroid", "planet", None,
+                            "SW-1.3")
+    tileset = "star-wars"
+    contest = "battle"
+    team_rule = "SW-8.1"
+    attack = "planet"  # SW-4.3
+    rules = {
+        "players": "SW-1.5", "place": "SW-3.1", "draw": "SW-3.1", "unplaceable": "SW-3.2",
+        "meeple": "SW-4.2", "target": "SW-4.1", "reserve": "SW-4.4", "tiles": "SW-1.1",
+        "start": "SW-2.1", "chance": "SW-5.6", "attack": "SW-4.3", "dice": "SW-5.3", "resolve": "SW-5.1",
+        "complete": "SW-6.3", "final": "SW-7.2", "end": "SW-7.1",
+    }
+    target_syntax = ("targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), "
+                     "planet, planet@X,Y")
+
+    def completed_points(self, realm: Realm) -> tuple[int, int, int]:
+        """SW-6.3: route 1 per tile, asteroid field 2 per tile, planet 9; + 2 per symbol.
+
+        >>> from meeple.engine.realms import Realm
+        >>> StarWars().completed_points(Realm("asteroid", (0, 0), "empire", 0, 0))
+        (4, 1, 1)
+        """
+        symbols = realm.symbol_count()
+        if realm.kind == "planet":
+            return PLANET_POINTS + 2 * symbols, PLANET_POINTS, symbols
+        tiles = len(realm.tiles)
+        per_tile = 2 if realm.kind == "asteroid" else 1
+        return per_tile * tiles + 2 * symbols, tiles, symbols
+
+    def final_points(self, realm: Realm, neighbours: int) -> tuple[int, int, int]:
+        """SW-7.2: 1 per tile (a planet: itself and its neighbours) + 2 per symbol."""
+        symbols = realm.symbol_count()
+        tiles = 1 + neighbours if realm.kind == "planet" else len(realm.tiles)
+        return tiles + 2 * symbols, tiles, symbols
+
+    def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
+        """The one side left holding the realm: battles come first (SW-5, SW-6.1)."""
+        return sides_present(realm, side_of, sides)
+
+
+def dice_for(realm: Realm, side: str, side_of: dict[str, str], faction: str) -> int:
+    """SW-5.2 / SW-8.3: 1 per small meeple, 2 per large, +1 for a symbol of the side's
+    faction, at most ``MAX_DICE``."""
+    dice = sum(2 if large else 1 for colour, large, _ in realm.meeples if side_of[colour] == side)
+    if realm.symbols.get(faction):
+        dice += 1
+    return min(dice, MAX_DICE)
