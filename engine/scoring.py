@@ -13,7 +13,6 @@ from meeple.engine.realms import Realm
 from meeple.engine.state import GameState
 
 
-
 def complete(state: GameState, realm: Realm) -> bool:
     """SW-6.2 / CL-5: a path or area with no open end left; a centre feature (planet,
     cloister) with all 8 neighbours placed; a farm never."""

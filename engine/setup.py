@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from meeple.engine.errors import InvalidCommand
 from meeple.engine.editions import edition_named
+from meeple.engine.errors import InvalidCommand
 from meeple.engine.state import check_setup, seal
 from meeple.engine.tiles import compile_tileset
 from meeple.events.model import SCHEMA_VERSION, GameStarted, Options, PlayerDef, TileSetRecord

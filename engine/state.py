@@ -20,6 +20,7 @@ from meeple.engine.tiles import TileSet, TileType, compile_tileset
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
 from meeple.events.tileset import content_hash, limits_fault
 
+
 class Placed(msgspec.Struct):
     """A tile on the board: its type, rotation index (0-3) and the node of each feature."""
 
