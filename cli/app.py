@@ -32,7 +32,10 @@ Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 Edition = Annotated[str | None, typer.Option(help="star-wars (default) or classic (the 2011 "
                                              "base game with farmers).")]
 Fiesta = Annotated[bool, typer.Option("--fiesta", help="Classic: add the 10 La Fiesta tiles "
-                                      "(CL-7).")]
+                                      "(CL-7); the same as --expansion la-fiesta.")]
+Expansions = Annotated[list[str] | None, typer.Option(
+    "--expansion", help="Add an expansion's tiles and rules (repeatable): la-fiesta (classic).",
+    metavar="NAME")]
 COORDS = {"ignore_unknown_options": True}
 
 
@@ -134,6 +137,7 @@ def new(
                                                 "bundled set).")] = None,
     edition: Edition = None,
     fiesta: Fiesta = False,
+    expansion: Expansions = None,
     unplaceable: Annotated[str, typer.Option(help="discard or reshuffle (SW-3.2, CL-3).")] = "discard",
     undo: Annotated[str, typer.Option(help="Undo policy: turn, any or none.")] = "turn",
     sealed: Annotated[bool, typer.Option("--sealed", help="Record only the seed's SHA-256; "
@@ -162,7 +166,7 @@ def new(
     chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
                                                                                 else 8))
     first = new_game(
-        _split(players), game_tileset(edition, tileset, fiesta),
+        _split(players), game_tileset(edition, tileset, _expansions(expansion, fiesta)),
         names=_split(names) if names else None,
         seed=chosen, team=team, table=table, unplaceable=unplaceable, undo=undo, sealed=sealed,
     )
@@ -173,6 +177,11 @@ def new(
     else:
         head = logfile.create(game, [first, *events])
     report_move(game, state, [first, *events], head, as_json)
+
+
+def _expansions(names: list[str] | None, fiesta: bool) -> list[str]:
+    """The expansions asked for; ``--fiesta`` stands for ``--expansion la-fiesta``."""
+    return list(names or ()) + (["la-fiesta"] if fiesta else [])
 
 
 def _split(text: str) -> list[str]:
@@ -389,12 +398,16 @@ def check(
     expect: Annotated[str | None, typer.Option(help="Compare the final state with this JSON "
                                                "snapshot (from `show --json`).")] = None,
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
+    head: Annotated[str | None, typer.Option(help="Also tell whether this hash (12 hex digits "
+                                             "or more) is the head of the one GAME, or the "
+                                             "head after an earlier line.",
+                                             metavar="HASH")] = None,
     as_json: Json = False,
 ) -> None:
     """Verify games in full: structure, hash chain, every move legal, every consequence."""
     from meeple.cli.checking import run_check
 
-    raise typer.Exit(run_check(games, expect, as_json, jobs))
+    raise typer.Exit(run_check(games, expect, as_json, jobs, head=head))
 
 
 @app.command()
@@ -430,6 +443,7 @@ def simulate(
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
     edition: Edition = None,
     fiesta: Fiesta = False,
+    expansion: Expansions = None,
     as_json: Json = False,
 ) -> None:
     """Write complete bot-played games, one log per game."""
@@ -437,7 +451,7 @@ def simulate(
     from meeple.cli.store import game_tileset
 
     run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json, jobs,
-                 game_tileset(edition, None, fiesta))
+                 game_tileset(edition, None, _expansions(expansion, fiesta)))
 
 
 @app.command()
@@ -447,6 +461,7 @@ def tiles(
                                                 "bundled set).")] = None,
     edition: Edition = None,
     fiesta: Fiesta = False,
+    expansion: Expansions = None,
     as_json: Json = False,
     svg: Annotated[str | None, typer.Option(help="Write the tile sheet as SVG to this file "
                                             "(-: stdout).", metavar="FILE")] = None,
@@ -455,7 +470,7 @@ def tiles(
     from meeple.cli.report import print_tiles
     from meeple.cli.store import game_tileset
 
-    print_tiles(game_tileset(edition, tileset, fiesta), as_json, svg=svg)
+    print_tiles(game_tileset(edition, tileset, _expansions(expansion, fiesta)), as_json, svg=svg)
 
 
 @app.command()

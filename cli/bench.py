@@ -137,7 +137,7 @@ def run(quick: bool) -> dict:
     status_s, import_s = _startup(path, 3 if quick else 7)
     shutil.rmtree(os.path.dirname(path))
     results["startup"] = status_s / import_s
-    path = _edition(results, "classic_", game_tileset("classic", None, False), ["red", "blue"],
+    path = _edition(results, "classic_", game_tileset("classic", None), ["red", "blue"],
                     quick, repeats)
     shutil.rmtree(os.path.dirname(path))
 

@@ -8,10 +8,13 @@ that is not a legal game.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 import msgspec
 
 from meeple.engine.check import verify
+from meeple.engine.editions import DEFAULT, edition_named, expansion_named
+from meeple.engine.errors import RulesError
 from meeple.engine.state import GameState, seal
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
@@ -19,9 +22,8 @@ from meeple.events.model import Event
 from meeple.events.text import control_char, escaped
 from meeple.events.tileset import TileSetDef, canonical_bytes, decode_tileset, limits_fault
 
+#: the bundled tile set files, by the name editions and expansions give them
 BUNDLED = {"star-wars": "star-wars.json", "classic": "classic.json", "la-fiesta": "la-fiesta.json"}
-#: the bundled tile set of each edition
-EDITIONS = {"star-wars": "star-wars", "classic": "classic"}
 
 
 #: bytes of a game_started line left for what it holds besides the tile set
@@ -180,26 +182,35 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
                           "set a \"name\"", 2)
         definition = msgspec.structs.replace(definition, name=stem)
     if not definition.start and expansion_ok is False:
-        hint = " (add it to the classic game with --fiesta)" if definition.expansion else ""
+        hint = (f" (add it to a game with --expansion {definition.expansion})"
+                if definition.expansion else "")
         raise Failure(f"{where}: an expansion's tiles, with no start tile: not a game's tile "
                       f"set{hint}", 2)
     return definition
 
 
-def game_tileset(edition: str | None, source: str | None, fiesta: bool) -> TileSetDef:
-    """The tile set a new game is played with: a file or the edition's bundled set, with the
-    La Fiesta tiles added when asked (CL-7)."""
-    if edition is not None and edition not in EDITIONS:
-        raise Failure(f"unknown edition {edition!r}; editions are " + ", ".join(EDITIONS), 2)
-    definition = load_tileset(source or EDITIONS[edition or "star-wars"])
+def game_tileset(edition: str | None, source: str | None,
+                 expansions: Sequence[str] = ()) -> TileSetDef:
+    """The tile set a new game is played with: a file or the edition's bundled set, with each
+    expansion's tiles added (La Fiesta, CL-7).
+
+    :raises Failure: an unknown edition or expansion, or a set of another edition (exit 2).
+    """
+    try:
+        chosen = edition_named(edition or DEFAULT)
+    except RulesError as exc:
+        raise Failure(str(exc), 2) from None
+    definition = load_tileset(source or chosen.tileset)
     if edition is not None and definition.edition != edition:
         raise Failure(f"{source}: a tile set of the {definition.edition} edition, not "
                       f"{edition}", 2)
-    if fiesta:
-        if definition.edition != "classic":
-            raise Failure("--fiesta adds La Fiesta's tiles to the classic game (CL-7); use "
-                          "--edition classic", 2)
-        definition = with_expansion(definition, load_tileset("la-fiesta", expansion_ok=True))
+    game_edition = edition_named(definition.edition)
+    for name in dict.fromkeys(expansions):
+        try:
+            expansion = expansion_named(name, game_edition)
+        except RulesError as exc:
+            raise Failure(f"--expansion {name}: {exc}", 2) from None
+        definition = with_expansion(definition, load_tileset(expansion.tileset, expansion_ok=True))
     return definition
 
 

@@ -46,7 +46,7 @@ def bundled() -> TileSetDef:
 
 def classic(fiesta: bool = False) -> TileSetDef:
     """The bundled classic set, with the La Fiesta tiles if asked."""
-    return game_tileset("classic", None, fiesta)
+    return game_tileset("classic", None, ("la-fiesta",) if fiesta else ())
 
 
 def mini_set(counts: dict[str, int], start: str = "D", extra: tuple = (),

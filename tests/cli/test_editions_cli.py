@@ -1,0 +1,29 @@
+"""Editions and expansions from the command line: `--expansion NAME` (repeatable, `--fiesta`
+its alias) and rule ids that belong to the game's edition."""
+
+from helpers import fail, run, run_json
+
+
+def test_expansion_la_fiesta_is_what_fiesta_was(tmp_path):
+    by_name = run_json("tiles", "--edition", "classic", "--expansion", "la-fiesta")
+    by_alias = run_json("tiles", "--edition", "classic", "--fiesta")
+    assert by_name["sha256"] == by_alias["sha256"] and by_name["total"] == 82
+    twice = run_json("tiles", "--edition", "classic", "--fiesta", "--expansion", "la-fiesta")
+    assert twice["total"] == 82
+
+
+def test_unknown_or_foreign_expansions_are_usage_errors():
+    assert "unknown expansion 'nope'" in fail("tiles", "--expansion", "nope", code=2)
+    assert "belongs to the classic edition" in fail("tiles", "--expansion", "la-fiesta", code=2)
+    assert "unknown edition" in fail("tiles", "--edition", "chess", code=2)
+
+
+def test_a_classic_table_game_cites_classic_rules(tmp_path):
+    game = tmp_path / "t.jsonl"
+    run("new", game, "--players", "red,blue", "--edition", "classic", "--table")
+    line = fail("place", game, 0, 1, 0)
+    assert "(CL-3)" in line and "SW-" not in line
+    run("draw", game, "E")
+    run("place", game, 0, 1, 180)
+    line = fail("deploy", game, "city:N", "--large")
+    assert "(CL-2)" in line and "SW-" not in line
