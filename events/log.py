@@ -8,25 +8,55 @@
 - ``read`` takes a shared lock, decodes line by line and reports ``path:line``,
   the field and the reason; a torn last line (a write cut short) is reported
   as such.
+- Limits: a line holds at most ``MAX_LINE_BYTES``, a log at most ``MAX_FILE_BYTES``
+  bytes and ``MAX_EVENTS`` lines. ``read`` refuses more (``too_large``) and only
+  reads a regular file, never more than the limit whatever size the file claims;
+  ``append`` and ``create`` refuse to write past them (``full``).
+- Locks are polled, never waited on blindly: after ``LOCK_NOTICE`` seconds the
+  hook set by ``configure_locks`` is told once, after the lock timeout the
+  command gives up (``locked``).
+- A write that fails (disk full, I/O error, file size limit) leaves the files as
+  they were: ``append`` cuts the log back to its old length, ``create`` removes
+  the file it made, ``repair`` its backup copy.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
+import math
 import os
 import re
-from collections.abc import Iterable, Sequence
-from typing import Literal
+import stat
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Literal, NamedTuple, TypeVar
 
 import msgspec
 
+from meeple.events.files import kind_of
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, decode, encode
+from meeple.events.text import fields_of_game_started, first_control
+from meeple.events.tileset import limits_fault
 from meeple.events.upcast import decode_old, readable
 
 MAX_LINE_BYTES = 1 << 20
 MAX_FILE_BYTES = 64 << 20
 MAX_EVENTS = 100_000
+
+#: seconds a command waits for a lock another process holds, unless configured otherwise
+DEFAULT_LOCK_TIMEOUT = 10.0
+#: the environment variable that sets the lock timeout (seconds)
+LOCK_TIMEOUT_ENV = "MEEPLE_LOCK_TIMEOUT"
+#: seconds of waiting for a lock before the notify hook is told
+LOCK_NOTICE = 0.5
+#: the longest pause between two tries of a held lock (the first pauses are shorter)
+_LOCK_POLL = 0.025
+#: lock errors that mean the file system has no working locks (some network file systems)
+_NO_LOCKS = frozenset({errno.ENOLCK, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS})
+
+_T = TypeVar("_T")
 
 ErrorKind = Literal[
     "missing", "unreadable", "exists", "corrupt", "torn", "tampered", "conflict", "too_large",
@@ -110,11 +140,7 @@ def decode_line(path: str, lineno: int, raw: bytes, *, last: bool,
                 version: int = SCHEMA_VERSION) -> Event:
     """Decode one line (upcast from an older ``version``), raising a located ``LogError``
     (``torn`` for a bad last line)."""
-    if len(raw) > MAX_LINE_BYTES:
-        raise LogError(
-            "too_large", path, f"line is {len(raw)} bytes; the limit is {MAX_LINE_BYTES}",
-            line=lineno,
-        )
+    _check_length(path, lineno, len(raw))
     try:
         if version != SCHEMA_VERSION:
             return decode_old(raw, version)
@@ -130,47 +156,54 @@ def decode_line(path: str, lineno: int, raw: bytes, *, last: bool,
         raise LogError("corrupt", path, f"not a JSON event: {exc}", line=lineno) from None
 
 
+def _check_length(path: str, lineno: int, size: int) -> None:
+    """Refuse a line longer than ``MAX_LINE_BYTES``: checked before anything decodes it."""
+    if size > MAX_LINE_BYTES:
+        raise LogError(
+            "too_large", path, f"line is {size} bytes; the limit is {MAX_LINE_BYTES}", line=lineno,
+        )
+
+
+def _line_spans(data: bytes) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each line of ``data``, without its newline; no line is copied."""
+    start, size = 0, len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        if end == -1:
+            end = size
+        yield start, end
+        start = end + 1
+
+
 def parse(path: str, data: bytes) -> GameLog:
-    """Check and decode a whole log's bytes: decoding, ``seq`` order and the hash chain."""
+    """Check and decode a whole log's bytes: line and log limits, decoding, ``seq`` order, the
+    hash chain, and no control characters in the names ``game_started`` carries.
+
+    Memory stays near the size of ``data`` plus the events: each line is measured before
+    it is copied or decoded.
+    """
     if not data:
         raise LogError("corrupt", path, "the file is empty: a game log starts with game_started")
-    log = GameLog(path)
-    lines = data.split(b"\n")
-    torn_tail = lines[-1] != b""
-    if not torn_tail:
-        lines.pop()
-    if len(lines) > MAX_EVENTS:
-        raise LogError("too_large", path, f"the log has {len(lines)} lines; the limit is "
+    torn_tail = not data.endswith(b"\n")
+    count = data.count(b"\n") + torn_tail
+    if count > MAX_EVENTS:
+        raise LogError("too_large", path, f"the log has {count} lines; the limit is "
                        f"{MAX_EVENTS}", line=MAX_EVENTS + 1)
-    version = _schema_of(path, lines[0])
+    log = GameLog(path)
+    version = SCHEMA_VERSION
     prev_hash: str | None = None
-    count = len(lines)
-    for index, raw in enumerate(lines):
+    for index, (start, end) in enumerate(_line_spans(data)):
         lineno = index + 1
-        last = index == count - 1
-        if last and torn_tail:
-            try:
-                decode(raw)
-                detail = "it has no newline at its end"
-            except msgspec.DecodeError:
-                detail = "it is cut short"
-            raise LogError(
-                "torn", path,
-                f"torn write: the last line is incomplete ({detail}); "
-                f"the {index} line(s) before it are intact; `meeple repair` cuts it off, "
-                "keeping a backup",
-                line=lineno,
-            )
-        event = decode_line(path, lineno, raw, last=last, version=version)
-        try:
-            _check_link(path, lineno, event, prev_hash)
-        except LogError as exc:
-            if exc.field == "prev" and lineno > 1 and _also_altered(raw, lines, index):
-                raise LogError("tampered", path, f"line {lineno} was altered: its prev no longer "
-                               f"matches line {lineno - 1}, and line {lineno + 1}'s prev no "
-                               f"longer matches it", line=lineno, field="prev",
-                               seq=event.seq) from None
-            raise
+        _check_length(path, lineno, end - start)
+        raw = data[start:end]
+        if index == 0:
+            version = _schema_of(path, raw)
+        if lineno == count and torn_tail:
+            raise _torn(path, raw, lineno)
+        event = decode_line(path, lineno, raw, last=lineno == count, version=version)
+        _check_link_of(path, lineno, event, prev_hash, raw, data, end)
+        if index == 0:
+            _check_text(path, event)
         log.events.append(event)
         prev_hash = line_hash(raw)
         log.hashes.append(prev_hash)
@@ -178,13 +211,77 @@ def parse(path: str, data: bytes) -> GameLog:
     return log
 
 
-def _also_altered(raw: bytes, lines: list[bytes], index: int) -> bool:
-    """Whether the link after line ``index`` is broken too: then that line itself changed
-    (its own prev), not the line before it."""
-    if index + 1 >= len(lines):
+def _torn(path: str, raw: bytes, lineno: int) -> LogError:
+    """The error for a last line without its newline: cut short, or whole but unterminated."""
+    if _whole_json(raw):
+        detail = "it has no newline at its end"
+        remedy = "`meeple repair` restores the newline if the line links to the one before it"
+    else:
+        detail = "it is cut short"
+        remedy = "`meeple repair` cuts it off, keeping a backup"
+    return LogError(
+        "torn", path,
+        f"torn write: the last line is incomplete ({detail}); "
+        f"the {lineno - 1} line(s) before it are intact; {remedy}",
+        line=lineno,
+    )
+
+
+def _check_link_of(path: str, lineno: int, event: Event, prev_hash: str | None, raw: bytes,
+                   data: bytes, end: int) -> None:
+    """``_check_link``, telling an altered line from an altered line before it."""
+    try:
+        _check_link(path, lineno, event, prev_hash)
+    except LogError as exc:
+        if exc.field == "prev" and lineno > 1 and _also_altered(raw, data, end):
+            raise LogError("tampered", path, f"line {lineno} was altered: its prev no longer "
+                           f"matches line {lineno - 1}, and line {lineno + 1}'s prev no "
+                           f"longer matches it", line=lineno, field="prev",
+                           seq=event.seq) from None
+        raise
+
+
+def _check_text(path: str, event: Event) -> None:
+    """Refuse a control character in the untrusted text of ``game_started``: player names and
+    colours, tile ids, planet and set names (they would rewrite what a terminal shows)."""
+    found = first_control(fields_of_game_started(event))
+    if found is not None:
+        field, char = found
+        raise LogError("corrupt", path, f"{field} holds the control character {char}; names, "
+                       "colours, tile ids and set names may not", line=1, field=field, seq=0)
+    _check_tileset_record(path, event)
+
+
+def _check_tileset_record(path: str, event: Event) -> None:
+    """Refuse a tile set that costs too much to play (more than ``MAX_TILES`` tiles) or whose
+    recorded name is not its definition's (a replay would name another set than the one used)."""
+    record = getattr(event, "tileset", None)
+    if record is None:
+        return
+    fault = limits_fault(record.definition)
+    if fault is not None:
+        field, reason = fault
+        raise LogError("corrupt", path, f"the tile set's {field} {reason}" if field != "tiles"
+                       else f"the tile set: {reason}", line=1,
+                       field=f"tileset.definition.{field}", seq=0)
+    if record.name != record.definition.name:
+        raise LogError("corrupt", path, f"the tile set is recorded as {record.name!r} but its "
+                       f"definition is named {record.definition.name!r}", line=1,
+                       field="tileset.name", seq=0)
+
+
+def _also_altered(raw: bytes, data: bytes, end: int) -> bool:
+    """Whether the link after the line ending at ``end`` is broken too: then that line itself
+    changed (its own prev), not the line before it."""
+    start = end + 1
+    if start >= len(data):
+        return False
+    stop = data.find(b"\n", start)
+    stop = len(data) if stop == -1 else stop
+    if stop - start > MAX_LINE_BYTES:
         return False
     try:
-        following = decode(lines[index + 1])
+        following = decode(data[start:stop])
     except msgspec.DecodeError:
         return False
     return following.prev != line_hash(raw)
@@ -245,28 +342,166 @@ def _tag(event: Event) -> str:
     return type(event).__struct_config__.tag  # type: ignore[return-value]
 
 
-def read(path: str | os.PathLike[str]) -> GameLog:
-    """Read and structurally verify a log file.
+class _LockSettings:
+    """How long to wait for a lock (None: the environment's or the default) and whom to tell."""
 
-    :raises LogError: missing, unreadable, too large, corrupt, tampered or torn.
+    timeout: float | None = None
+    notify: Callable[[str], None] | None = None
+
+
+def configure_locks(timeout: float | None = None,
+                    notify: Callable[[str], None] | None = None) -> None:
+    """Set how long a command waits for a lock another process holds, and the hook told once
+    (a one-line message) when the wait passes ``LOCK_NOTICE`` seconds.
+
+    ``timeout`` None means ``$MEEPLE_LOCK_TIMEOUT``, else ``DEFAULT_LOCK_TIMEOUT``; 0 tries once.
+    Calling it with no arguments restores both defaults.
+
+    :raises ValueError: ``timeout`` is negative or not finite.
     """
-    name = os.fspath(path)
+    if timeout is not None and not (math.isfinite(timeout) and timeout >= 0):
+        raise ValueError(f"the lock timeout must be a number of seconds >= 0, not {timeout}")
+    _LockSettings.timeout = timeout
+    _LockSettings.notify = notify
+
+
+def lock_timeout() -> float:
+    """The lock timeout in force: the configured one, else ``$MEEPLE_LOCK_TIMEOUT``, else 10 s.
+
+    :raises ValueError: ``$MEEPLE_LOCK_TIMEOUT`` is not a number of seconds >= 0.
+    """
+    if _LockSettings.timeout is not None:
+        return _LockSettings.timeout
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
+    if not text:
+        return DEFAULT_LOCK_TIMEOUT
     try:
-        with open(name, "rb") as handle:
-            # a shared lock: never read half of a line another process is appending
-            fcntl.flock(handle.fileno(), fcntl.LOCK_SH)
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_FILE_BYTES:
-                raise LogError(
-                    "too_large", name, f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}"
-                )
-            data = handle.read()
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"{LOCK_TIMEOUT_ENV} is {text!r}, not a number of seconds >= 0")
+    return value
+
+
+def _lock(fd: int, name: str, operation: int, failing: ErrorKind) -> None:
+    """Take ``operation`` (``LOCK_SH`` or ``LOCK_EX``) on ``fd`` without ever blocking: poll,
+    tell the notify hook once after ``LOCK_NOTICE`` s, give up after the lock timeout.
+
+    :raises LogError: ``locked`` on timeout (or a bad ``$MEEPLE_LOCK_TIMEOUT``); ``failing``
+        (``unreadable`` or ``write``) if the file system cannot lock.
+    """
+    try:
+        timeout = lock_timeout()
+    except ValueError as exc:
+        raise LogError("locked", name, f"cannot wait for the lock: {exc}") from None
+    started = time.monotonic()
+    pause = 0.001
+    told = False
+    while True:
+        try:
+            fcntl.flock(fd, operation | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        except OSError as exc:
+            raise _lock_failure(name, exc, failing) from None
+        waited = time.monotonic() - started
+        if waited >= timeout:
+            raise LogError("locked", name, f"another process has held the lock for {timeout:g} s; "
+                           "try again when it is done (or raise --lock-timeout)")
+        if not told and waited >= LOCK_NOTICE and _LockSettings.notify is not None:
+            told = True
+            _LockSettings.notify(f"waiting for {name}: another meeple process holds its lock "
+                                 f"(giving up after {timeout:g} s)")
+        time.sleep(min(pause, timeout - waited))
+        pause = min(pause * 2, _LOCK_POLL)
+
+
+def _lock_failure(name: str, exc: OSError, kind: ErrorKind) -> LogError:
+    if exc.errno in _NO_LOCKS:
+        return LogError(kind, name, f"cannot lock the game log: the file system does not support "
+                        f"locks ({exc.strerror}); keep games on a local disk")
+    return LogError(kind, name, f"cannot lock the game log: {exc.strerror}")
+
+
+def _open_regular(name: str, flags: int) -> int:
+    """Open a game log without blocking (a FIFO would wait for a writer for ever), and only if
+    it is a regular file: never a FIFO, device, directory or socket (symlinks are followed).
+
+    :raises LogError: ``missing``, or ``unreadable`` naming what the path is.
+    """
+    try:
+        fd = os.open(name, flags | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise LogError("missing", name, "no such game log") from None
-    except IsADirectoryError:
-        raise LogError("unreadable", name, "is a directory, not a game log") from None
+    except OSError as exc:
+        raise LogError("unreadable", name, _why_not_open(name, exc)) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise LogError("unreadable", name, f"is {kind_of(mode)}, not a game log (a regular file)")
+        os.set_blocking(fd, True)
+    except OSError as exc:
+        os.close(fd)
+        raise LogError("unreadable", name, f"cannot read: {exc.strerror}") from None
+    except LogError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _why_not_open(name: str, exc: OSError) -> str:
+    """Why ``name`` did not open: what it is if not a regular file (a socket, or a directory
+    opened for writing), else the system's reason."""
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        return f"is {kind_of(mode)}, not a game log (a regular file)"
+    return f"cannot open: {exc.strerror}"
+
+
+def _read_all(fd: int, name: str) -> bytes:
+    """The file's bytes from its start: at most ``MAX_FILE_BYTES``, whatever size it claims.
+
+    A file read as its size says comes in one read, without a second copy.
+
+    :raises LogError: ``too_large`` past the limit, ``unreadable`` on an I/O error.
+    """
+    limit = MAX_FILE_BYTES
+    try:
+        want = min(os.fstat(fd).st_size, limit) + 1
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = os.pread(fd, min(limit + 1 - got, max(want - got, 1 << 20)), got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
     except OSError as exc:
         raise LogError("unreadable", name, f"cannot read: {exc.strerror}") from None
+    if got > limit:
+        raise LogError("too_large", name, f"the file is over {limit} bytes; the limit is {limit}")
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def read(path: str | os.PathLike[str]) -> GameLog:
+    """Read and structurally verify a log file, under a shared lock.
+
+    :raises LogError: missing, not a regular file, unreadable, too large, corrupt, tampered,
+        torn, or ``locked`` by another process past the lock timeout.
+    """
+    name = os.fspath(path)
+    fd = _open_regular(name, os.O_RDONLY)
+    try:
+        # a shared lock: never read half of a line another process is appending
+        _lock(fd, name, fcntl.LOCK_SH, "unreadable")
+        data = _read_all(fd, name)
+    finally:
+        os.close(fd)
     return parse(name, data)
 
 
@@ -275,16 +510,43 @@ def with_prev(event: Event, prev: str | None) -> Event:
     return msgspec.structs.replace(event, prev=prev)
 
 
-def _encode_chain(events: Iterable[Event], head: str | None) -> tuple[bytes, str | None]:
+def _encode_chain(path: str, events: Iterable[Event],
+                  head: str | None) -> tuple[bytes, str | None]:
+    """The lines of ``events`` chained after ``head``, and the new head.
+
+    :raises LogError: ``too_large`` for an event longer than a line may be.
+    """
     chunks: list[bytes] = []
     for event in events:
         raw = encode(with_prev(event, head))
         if len(raw) > MAX_LINE_BYTES:
-            raise ValueError(f"event seq {event.seq} encodes to {len(raw)} bytes")
+            raise LogError("too_large", path, f"event seq {event.seq} ({_tag(event)}) would be a "
+                           f"line of {len(raw)} bytes; the limit is {MAX_LINE_BYTES}; nothing "
+                           "was written", seq=event.seq)
         chunks.append(raw)
         chunks.append(b"\n")
         head = line_hash(raw)
     return b"".join(chunks), head
+
+
+def _check_lines(name: str, lines: int, new_lines: int) -> None:
+    """Refuse to write a log that ``read`` would refuse for its ``MAX_EVENTS`` lines.
+
+    :raises LogError: ``full``.
+    """
+    if lines + new_lines > MAX_EVENTS:
+        raise LogError("full", name, f"the game log is full: {new_lines} more line(s) would make "
+                       f"{lines + new_lines} (limit {MAX_EVENTS} lines); nothing was written")
+
+
+def _check_bytes(name: str, size: int, new_bytes: int) -> None:
+    """Refuse to write a log that ``read`` would refuse for its ``MAX_FILE_BYTES`` bytes.
+
+    :raises LogError: ``full``.
+    """
+    if size + new_bytes > MAX_FILE_BYTES:
+        raise LogError("full", name, f"the game log is full: {new_bytes} more bytes would make "
+                       f"{size + new_bytes} (limit {MAX_FILE_BYTES} bytes); nothing was written")
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -295,24 +557,63 @@ def _write_all(fd: int, data: bytes) -> None:
     os.fsync(fd)
 
 
+def _write_or_cut_back(fd: int, name: str, data: bytes, size: int) -> None:
+    """Write ``data`` at the end of a file of ``size`` bytes; if that fails, cut the file back
+    to ``size`` bytes, so that it holds no part of ``data``.
+
+    :raises LogError: ``write``, saying whether the file is as it was.
+    """
+    try:
+        os.lseek(fd, size, os.SEEK_SET)
+        _write_all(fd, data)
+    except OSError as exc:
+        try:
+            os.ftruncate(fd, size)
+        except OSError as again:
+            raise LogError("write", name, f"cannot write: {exc.strerror}; and cannot cut the file "
+                           f"back to its {size} bytes ({again.strerror}): its last line may be "
+                           "torn, `meeple repair` cuts it off") from None
+        raise LogError("write", name, f"cannot write: {exc.strerror}; nothing was written") from None
+
+
+def _remove(name: str) -> None:
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
+
+
 def create(path: str | os.PathLike[str], events: Sequence[Event]) -> str | None:
     """Write a new log holding ``events``; never overwrites. Returns the head hash.
 
-    :raises LogError: ``exists`` if the file is already there, ``unreadable`` on OS errors.
+    If the writing fails, the new file is removed: a failed ``create`` leaves no file behind.
+
+    :raises LogError: ``exists`` if the file is already there; ``too_large`` for an event
+        longer than a line may be, ``full`` for a log past the limits; ``write`` on OS errors.
     """
     name = os.fspath(path)
-    data, head = _encode_chain(events, None)
+    data, head = _encode_chain(name, events, None)
+    _check_lines(name, 0, len(events))
+    _check_bytes(name, 0, len(data))
     try:
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
     except FileExistsError:
         raise LogError("exists", name, "already exists; a game log is never overwritten") from None
     except OSError as exc:
-        raise LogError("unreadable", name, f"cannot create: {exc.strerror}") from None
+        raise LogError("write", name, f"cannot create: {exc.strerror}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        _write_all(fd, data)
-    finally:
-        os.close(fd)
+        try:
+            _lock(fd, name, fcntl.LOCK_EX, "write")
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        _remove(name)
+        raise LogError("write", name, f"cannot write: {exc.strerror}; nothing was written (the "
+                       "new file is removed)") from None
+    except LogError:
+        _remove(name)
+        raise
     _fsync_dir(name)
     return head
 
@@ -331,112 +632,233 @@ def _fsync_dir(name: str) -> None:
 
 
 def _last_line(fd: int, size: int) -> tuple[bytes, bool]:
-    """The file's last line (without newline) and whether the file ends with a newline."""
+    """The file's last line (without newline) and whether the file ends with a newline.
+
+    Reads backwards in growing blocks; a last line longer than ``MAX_LINE_BYTES`` comes back
+    cut to its end (it can match no head).
+    """
     if size == 0:
         return b"", True
-    end = size
-    os.lseek(fd, size - 1, os.SEEK_SET)
-    ends_newline = os.read(fd, 1) == b"\n"
-    if ends_newline:
-        end -= 1
-    block = 8192
-    tail = b""
-    pos = end
-    while pos > 0:
-        step = min(block, pos)
-        pos -= step
-        os.lseek(fd, pos, os.SEEK_SET)
-        tail = os.read(fd, step) + tail
+    ends_newline = os.pread(fd, 1, size - 1) == b"\n"
+    end = size - 1 if ends_newline else size
+    span = 8192
+    while True:
+        start = max(0, end - span)
+        tail = os.pread(fd, end - start, start)
         cut = tail.rfind(b"\n")
         if cut != -1:
             return tail[cut + 1 :], ends_newline
-    return tail, ends_newline
+        if start == 0 or span > MAX_LINE_BYTES:
+            return tail, ends_newline
+        span *= 8
 
 
-def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head: str) -> str:
+def _count_lines(fd: int, size: int) -> int:
+    """The number of newlines in the first ``size`` bytes, read a block at a time."""
+    count = offset = 0
+    while offset < size:
+        chunk = os.pread(fd, min(1 << 20, size - offset), offset)
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        offset += len(chunk)
+    return count
+
+
+def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head: str, *,
+           lines: int | None = None) -> str:
     """Append ``events`` after ``expected_head``; returns the new head hash.
 
-    All lines go out in one write, then fsync, under an exclusive lock.
+    All lines go out in one write, then fsync, under an exclusive lock. ``lines`` is the
+    number of lines the caller read (the file holds that many when its head matches); without
+    it they are counted under the lock. A write that fails is cut back: the file is as before.
 
     :raises LogError: ``conflict`` if the file's last line is not ``expected_head``
-        (another command wrote first), ``torn`` if the file ends in a torn line.
+        (another command wrote first), ``torn`` if the file ends in a torn line, ``full`` if
+        the events would take the log past ``MAX_EVENTS`` lines or ``MAX_FILE_BYTES`` bytes,
+        ``too_large`` for an event longer than a line may be, ``locked``, ``write``.
     """
     name = os.fspath(path)
     if not events:
         return expected_head
+    data, head = _encode_chain(name, events, expected_head)
+    fd = _open_regular(name, os.O_RDWR | os.O_APPEND)
     try:
-        fd = os.open(name, os.O_RDWR | os.O_APPEND)
-    except FileNotFoundError:
-        raise LogError("missing", name, "no such game log") from None
-    except OSError as exc:
-        raise LogError("unreadable", name, f"cannot open for writing: {exc.strerror}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        size = os.fstat(fd).st_size
-        last, ends_newline = _last_line(fd, size)
-        if not ends_newline:
-            raise LogError(
-                "torn", name, "the last line is a torn write; `meeple repair` cuts it off, "
-                "keeping a backup"
-            )
-        if line_hash(last) != expected_head:
-            raise LogError(
-                "conflict", name,
-                "the game changed since you read it; run `meeple status` and retry",
-            )
-        data, head = _encode_chain(events, expected_head)
-        _write_all(fd, data)
+        _lock(fd, name, fcntl.LOCK_EX, "write")
+        size = _check_head(fd, name, expected_head)
+        _check_bytes(name, size, len(data))  # first: then a count reads at most the limit
+        if lines is None:
+            lines = _read_or_fail(name, lambda: _count_lines(fd, size))
+        _check_lines(name, lines, len(events))
+        _write_or_cut_back(fd, name, data, size)
     finally:
         os.close(fd)
     assert head is not None
     return head
 
 
-def repair(path: str | os.PathLike[str]) -> tuple[int, int, str] | None:
-    """Cut off a torn last line, after keeping a copy of the file; nothing else, ever.
+def _check_head(fd: int, name: str, expected_head: str) -> int:
+    """The file's size, once its last line is known to be whole and to be ``expected_head``.
 
-    Returns ``(line, bytes cut, backup path)``, or None if the log needs no repair.
+    :raises LogError: ``torn``, ``conflict``, or ``unreadable`` on an I/O error.
+    """
+    size = _read_or_fail(name, lambda: os.fstat(fd).st_size)
+    last, ends_newline = _read_or_fail(name, lambda: _last_line(fd, size))
+    if not ends_newline:
+        raise LogError(
+            "torn", name, "the last line is a torn write; `meeple repair` cuts it off, "
+            "keeping a backup"
+        )
+    if line_hash(last) != expected_head:
+        raise LogError(
+            "conflict", name,
+            "the game changed since you read it; run `meeple status` and retry",
+        )
+    return size
+
+
+def _read_or_fail(name: str, reading: Callable[[], _T]) -> _T:
+    """``reading()``, an OS error becoming ``unreadable``."""
+    try:
+        return reading()
+    except OSError as exc:
+        raise LogError("unreadable", name, f"cannot read: {exc.strerror}") from None
+
+
+class Repaired(NamedTuple):
+    """What ``repair`` did to a log whose last line was torn."""
+
+    #: the number of the torn last line
+    line: int
+    #: bytes cut off (0 when only the newline was missing)
+    cut: int
+    #: the copy of the file as it was; None when the newline was restored (nothing was removed)
+    backup: str | None
+    #: the head hash after the repair
+    head: str
+    #: True: the last line was whole and linked, only its newline was missing, and it was added
+    newline_restored: bool
+
+
+def repair(path: str | os.PathLike[str]) -> Repaired | None:
+    """Mend a torn last line, and nothing else, ever; None if the log needs no repair.
+
+    A last line that is whole and links to the line before it, lacking only its newline, gets
+    its newline back (no backup: nothing is removed). A line cut short is cut off after a copy
+    of the file is kept. The whole decision is taken under one exclusive lock, so a second
+    repair at the same moment finds nothing to repair. A write that fails leaves the log as it
+    was and removes a partial backup.
 
     :raises LogError: for any other fault (corrupt, tampered, ...): those need a person.
     """
     name = os.fspath(path)
+    fd = _open_regular(name, os.O_RDWR)
     try:
-        read(name)
-        return None
+        _lock(fd, name, fcntl.LOCK_EX, "write")
+        data = _read_all(fd, name)
+        torn_line = _torn_line(name, data)
+        if torn_line is None:
+            return None
+        keep = data.rfind(b"\n") + 1
+        if _whole_json(data[keep:]):
+            log = _with_newline(name, data, torn_line)
+            _write_or_cut_back(fd, name, b"\n", len(data))
+            assert log.head is not None
+            return Repaired(torn_line, 0, None, log.head, True)
+        log = _cut_off(name, data, keep)
+        backup = _backup(name, data)
+        _truncate(fd, name, keep, backup)
+    finally:
+        os.close(fd)
+    assert log.head is not None
+    return Repaired(torn_line, len(data) - keep, backup, log.head, False)
+
+
+def _torn_line(name: str, data: bytes) -> int | None:
+    """The torn last line's number, or None for a sound log.
+
+    :raises LogError: any fault other than a torn last line.
+    """
+    try:
+        parse(name, data)
     except LogError as exc:
         if exc.kind != "torn":
             raise
-        torn_line = exc.line
-    fd = os.open(name, os.O_RDWR)
+        return exc.line or 1
+    return None
+
+
+def _whole_json(raw: bytes) -> bool:
+    """Whether ``raw`` is a whole JSON document: no cut-short write can be one (an event is an
+    object, which only its last byte closes)."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        data = b""
-        while chunk := os.read(fd, 1 << 20):
-            data += chunk
-        keep = data.rfind(b"\n") + 1
-        try:
-            parse(name, data[:keep])
-        except LogError as exc:
-            raise LogError(exc.kind, name, f"after the torn line is cut off: {exc.message}",
-                           line=exc.line, field=exc.field) from None
-        backup = _backup(name, data)
+        msgspec.json.decode(raw)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return False
+    return True
+
+
+def _with_newline(name: str, data: bytes, line: int) -> GameLog:
+    """The log with the newline after its whole last line restored.
+
+    :raises LogError: the line does not belong there (it is not a torn write: refused as is).
+    """
+    try:
+        return parse(name, data + b"\n")
+    except LogError as exc:
+        raise LogError(exc.kind, name, f"line {line} is whole but lacks its newline, and with it "
+                       f"the log is still faulty, so it is left as it is: {exc.message}",
+                       line=exc.line, field=exc.field, seq=exc.seq) from None
+
+
+def _cut_off(name: str, data: bytes, keep: int) -> GameLog:
+    """The log without its torn last line, checked before anything is written."""
+    try:
+        return parse(name, data[:keep])
+    except LogError as exc:
+        raise LogError(exc.kind, name, f"after the torn line is cut off: {exc.message}",
+                       line=exc.line, field=exc.field) from None
+
+
+def _truncate(fd: int, name: str, keep: int, backup: str) -> None:
+    """Cut the log to ``keep`` bytes; if that fails, the log is untouched and the backup goes."""
+    try:
         os.ftruncate(fd, keep)
+    except OSError as exc:
+        _remove(backup)
+        raise LogError("write", name, f"cannot cut off the torn line: {exc.strerror}; nothing "
+                       "was changed") from None
+    try:
         os.fsync(fd)
-    finally:
-        os.close(fd)
-    return torn_line or 0, len(data) - keep, backup
+    except OSError as exc:
+        raise LogError("write", name, f"cut off the torn line, but cannot flush it to disk: "
+                       f"{exc.strerror}; the file as it was is kept in {backup}") from None
 
 
 def _backup(name: str, data: bytes) -> str:
+    """A new file ``NAME.torn-N.bak`` holding ``data``; removed again if writing it fails.
+
+    :raises LogError: ``write``, the log untouched.
+    """
     for n in range(1, 1000):
         candidate = f"{name}.torn-{n}.bak"
         try:
-            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         except FileExistsError:
             continue
+        except OSError as exc:
+            raise LogError("write", name, f"cannot create the backup copy {candidate}: "
+                           f"{exc.strerror}; the log is left as it was") from None
         try:
-            _write_all(fd, data)
-        finally:
-            os.close(fd)
+            try:
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            _remove(candidate)
+            raise LogError("write", name, f"cannot write the backup copy {candidate}: "
+                           f"{exc.strerror}; nothing was written, the log is left as it "
+                           "was") from None
+        _fsync_dir(candidate)
         return candidate
-    raise LogError("unreadable", name, "no free name for a backup copy")
+    raise LogError("write", name, "no free name for a backup copy; the log is left as it was")

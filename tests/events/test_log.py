@@ -214,10 +214,11 @@ def test_repair_cuts_only_a_torn_last_line_and_keeps_a_backup(tmp_path):
     head = _game(path)
     whole = path.read_bytes()
     path.write_bytes(whole + b'{"type":"tile_drawn","seq":5,"pr')
-    line, cut, backup = logfile.repair(path)
-    assert (line, cut) == (6, len(b'{"type":"tile_drawn","seq":5,"pr'))
+    done = logfile.repair(path)
+    assert (done.line, done.cut) == (6, len(b'{"type":"tile_drawn","seq":5,"pr'))
+    assert not done.newline_restored and done.head == head
     assert path.read_bytes() == whole and logfile.read(path).head == head
-    assert open(backup, "rb").read() == whole + b'{"type":"tile_drawn","seq":5,"pr'
+    assert open(done.backup, "rb").read() == whole + b'{"type":"tile_drawn","seq":5,"pr'
     assert logfile.repair(path) is None
 
 
