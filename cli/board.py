@@ -13,6 +13,7 @@ along the margins.
 from __future__ import annotations
 
 from meeple.engine.state import GameState
+from meeple.events.text import escaped
 
 LETTER = {"red": "r", "green": "g", "black": "k", "white": "w", "orange": "o", "blue": "b",
           "yellow": "y"}
@@ -161,10 +162,13 @@ def _highlight(tile: list[list[Cell]], unicode: bool) -> list[list[Cell]]:
 
 
 def to_plain(lines: list[list[Cell]]) -> str:
-    return "\n".join("".join(ch for ch, _ in row).rstrip() for row in lines)
+    """The board as plain text lines, each cell's control characters escaped."""
+    return "\n".join(escaped("".join(ch for ch, _ in row)).rstrip() for row in lines)
 
 
 def to_rich(lines: list[list[Cell]]):
+    """The board as styled rich text for a terminal (colours dropped under NO_COLOR by rich);
+    each cell's control characters escaped, since rich passes ESC through."""
     from rich.text import Text
 
     text = Text()
@@ -172,5 +176,6 @@ def to_rich(lines: list[list[Cell]]):
         if i:
             text.append("\n")
         for ch, style in row:
-            text.append(ch, style=STYLE.get(style, style) if style else None)
+            shown = ch if ch.isprintable() else escaped(ch)
+            text.append(shown, style=STYLE.get(style, style) if style else None)
     return text

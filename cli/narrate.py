@@ -22,6 +22,7 @@ from meeple.events.model import (
     TurnEnded,
     Undone,
 )
+from meeple.events.text import escaped
 
 KIND_NAMES = {"route": "route", "asteroid": "asteroid field", "planet": "planet", "road": "road",
               "city": "city", "cloister": "cloister", "field": "farm"}
@@ -44,7 +45,12 @@ def _plural(n: int, word: str) -> str:
 
 
 def tell(event: Event) -> str:
-    """One sentence for one event."""
+    """One sentence for one event, on one line: the names, tile ids and set names in it come
+    from the log and have their control characters escaped (``meeple.events.text``)."""
+    return escaped(_sentence(event))
+
+
+def _sentence(event: Event) -> str:
     if isinstance(event, GameStarted):
         players = ", ".join(
             p.colour + (f" ({p.name})" if p.name != p.colour else "") for p in event.players

@@ -1,43 +1,76 @@
-"""Writing results (stdout) and messages (stderr)."""
+"""Writing results (stdout), messages (stderr) and generated files.
+
+Whatever reaches a terminal is escaped first: a name, tile id or set name from a
+hostile log must not move the cursor, erase a line, recolour the screen or reorder
+what a person reads (``meeple.events.text``). An error is always one line.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 import sys
 from typing import NoReturn
 
 import msgspec
 import typer
 
+from meeple.events.text import escaped
+
+#: characters JSON may carry raw but a terminal obeys: DEL, C1 controls, bidirectional marks
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
 
 def emit_json(document: object) -> None:
-    """One JSON document on stdout, indented, keys in the order built."""
-    raw = msgspec.json.encode(document)
-    sys.stdout.write(msgspec.json.format(raw, indent=2).decode() + "\n")
+    """One JSON document on stdout, indented, keys in the order built; every control or
+    bidirectional character written as a ``\\uXXXX`` escape (the same string once decoded)."""
+    raw = msgspec.json.format(msgspec.json.encode(document), indent=2).decode()
+    sys.stdout.write(json_safe(raw) + "\n")
+
+
+def json_safe(text: str) -> str:
+    """Encoded JSON with DEL, C1 controls and bidirectional marks written as ``\\uXXXX``.
+
+    Such characters can only stand inside JSON strings, where the escape means the same.
+    """
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def say(text: str = "") -> None:
-    """A result line on stdout."""
-    typer.echo(text)
+    """A result on stdout; control characters escaped, except the newlines and tabs we lay out."""
+    typer.echo(escaped(text, newlines=True))
 
 
 def note(text: str) -> None:
-    """A message on stderr."""
-    typer.echo(text, err=True)
+    """A message on stderr, escaped like ``say``."""
+    typer.echo(escaped(text, newlines=True), err=True)
 
 
 def fail(message: str, code: int) -> NoReturn:
-    """One error line on stderr, then exit with ``code``."""
-    typer.echo(f"meeple: error: {message}", err=True)
+    """One error line on stderr (every control character escaped, newlines too), then exit
+    with ``code``."""
+    typer.echo(f"meeple: error: {escaped(message)}", err=True)
     raise typer.Exit(code)
 
 
+#: how much of an existing file is read to tell whether it is a game log or a seed
+FIRST_LINE_LIMIT = 1 << 20
+SEED_LIMIT = 1024
+_GAME_STARTED = re.compile(rb'"type"\s*:\s*"game_started"')
+_HEX_LINE = re.compile(rb"[0-9a-fA-F]{16,}\r?\n?")
+_ONE_LINE = re.compile(rb"[^\n]+\n?")
+
+
 def write_file(path: str, text: str, what: str) -> None:
-    """Write a generated file (``-``: stdout) whole or not at all; never over a game log.
+    """Write a generated file (``-``: stdout) whole or not at all, never over something a
+    user keeps: a game log, a seed file, or anything but a regular file (``refusal``).
 
     The text goes to a temporary file beside ``path`` that then replaces it, so a reader
-    never sees half a picture, and a file that starts like a meeple game log is refused.
+    never sees half a picture.
+
+    :raises Failure: exit 2 for a refused or impossible target, 3 for a failed write.
     """
-    import os
     import tempfile
 
     from meeple.cli.store import Failure
@@ -45,15 +78,9 @@ def write_file(path: str, text: str, what: str) -> None:
     if path == "-":
         sys.stdout.write(text)
         return
-    try:
-        with open(path, "rb") as existing:
-            if existing.read(64).lstrip().startswith(b'{"type":"game_started"'):
-                raise Failure(f"{path} is a game log; refusing to write {what} over it "
-                              "(choose another file name)", 2)
-    except FileNotFoundError:
-        pass
-    except IsADirectoryError:
-        raise Failure(f"{path} is a directory; give a file name for {what}", 2) from None
+    why = refusal(path, what)
+    if why is not None:
+        raise Failure(why, 2)
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, temp = tempfile.mkstemp(dir=folder, prefix=".meeple-", suffix=".tmp")
@@ -64,7 +91,96 @@ def write_file(path: str, text: str, what: str) -> None:
             out.write(text)
         os.chmod(temp, 0o644)
         os.replace(temp, path)
+    except OSError as error:
+        os.unlink(temp)
+        raise Failure(f"cannot write {path}: {error.strerror}; it is unchanged", 3) from None
     except BaseException:
         os.unlink(temp)
         raise
     note(f"wrote {what} to {path} ({len(text.encode()):,} bytes)")
+
+
+def refusal(path: str, what: str) -> str | None:
+    """Why ``what`` must not be written to ``path``, or None if it may.
+
+    Refused: an empty name; an existing target that is not a regular file (a directory,
+    FIFO, device or socket: checked with ``stat``, never opened); a game log (its first
+    line, read up to 1 MiB, is a JSON object of ``"type": "game_started"`` in any key order,
+    or a cut or torn first line that says so); a seed file (``seed_file_reason``).
+    """
+    if path == "":
+        return f"an empty file name: give a file name for {what} (or - for stdout)"
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot write {what} to {path}: {error.strerror}"
+    if stat.S_ISDIR(mode):
+        return f"{path} is a directory; give a file name for {what}"
+    if not stat.S_ISREG(mode):
+        from meeple.events.files import kind_of
+
+        return (f"{path} is {kind_of(mode)}, not a regular file; refusing to write {what} "
+                "to it (choose another file name)")
+    try:
+        head = _first_bytes(path)
+    except OSError as error:
+        return f"cannot read {path} to make sure it is no game log: {error.strerror}"
+    if head is None:
+        return f"{path} is not a regular file; refusing to write {what} to it"
+    if _is_game_log(head):
+        return f"{path} is a game log; refusing to write {what} over it (choose another file name)"
+    seed = seed_file_reason(path, head)
+    if seed is not None:
+        return f"{path} {seed}; refusing to write {what} over it (choose another file name)"
+    return None
+
+
+def _first_bytes(path: str) -> bytes | None:
+    """The first ``FIRST_LINE_LIMIT`` bytes of a regular file (None if it is not one by the
+    time it is opened: the open never blocks, even on a FIFO swapped in)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks, left = [], FIRST_LINE_LIMIT
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _is_game_log(head: bytes) -> bool:
+    """Whether these first bytes of a file start a meeple game log (the first line is the
+    ``game_started`` event, whatever the order of its keys, whole, cut or torn)."""
+    line = head.split(b"\n", 1)[0].lstrip(b"\xef\xbb\xbf \t\r")
+    if not line.startswith(b"{"):
+        return False
+    try:
+        first = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return _GAME_STARTED.search(line) is not None
+    return isinstance(first, dict) and first.get("type") == "game_started"
+
+
+def seed_file_reason(path: str, head: bytes) -> str | None:
+    """Why the file at ``path`` (its first bytes ``head``) is taken for a sealed game's seed
+    file, or None. A seed file is ``NAME.seed`` beside an existing ``NAME``; or ``NAME.seed``
+    holding one short line; or any file of at most 1 KiB holding one line of 16 or more
+    hexadecimal digits (the form ``new --sealed`` writes)."""
+    short = len(head) <= SEED_LIMIT
+    if path.endswith(".seed"):
+        game = path[: -len(".seed")]
+        if os.path.basename(game) and os.path.lexists(game):
+            return f"is the seed file of the sealed game {game}"
+        if short and _ONE_LINE.fullmatch(head):
+            return "is a seed file (a name ending in .seed, one line)"
+    if short and _HEX_LINE.fullmatch(head.strip(b" \t")):
+        return "looks like a seed file (one line of hexadecimal digits)"
+    return None

@@ -12,12 +12,14 @@ bytes, so boards can be compared and pinned by snapshot tests.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from meeple.cli.board import ROLE
 from meeple.engine.geometry import SIDES
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileSet, TileType
+from meeple.events.text import escaped
 
 T = 100  # tile size in user units
 MARGIN = 28
@@ -71,6 +73,16 @@ STYLE = (
 )
 
 Point = tuple[float, float]
+
+#: characters XML 1.0 cannot hold even as references (control characters are escaped before)
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: str) -> str:
+    """Text from a log or tile set (a tile id, a planet, set or player name) made safe for SVG
+    character data and quoted attributes: control characters written as visible escapes,
+    ``& < > " '`` as character references, anything XML cannot hold as U+FFFD."""
+    return escape(_NOT_XML.sub("\ufffd", escaped(value)), quote=True)
 
 
 def _turn(p: Point, quarters: int) -> Point:
@@ -213,7 +225,7 @@ def tile_fragment(tile: TileType, r: int) -> str:
                    'stroke-width="1.5"/>')
         name = tile.features[tile.planet].name
         if name:
-            out.append(f'<text class="planet-name" x="50" y="86">{escape(name)}</text>')
+            out.append(f'<text class="planet-name" x="50" y="86">{xml_text(name)}</text>')
     elif len(routes) >= 3:
         fill, ring = ("#8a7a5a", "#f4efe1") if classic else ("#2a2f4a", "#efe6c4")
         out.append(f'<circle cx="50" cy="50" r="8" fill="{fill}" stroke="{ring}" '
@@ -261,7 +273,7 @@ def meeple_svg(px: float, py: float, colour: str, large: bool, title: str,
     stroke = OUTLINE.get(colour, "#111")
     return (f'<use href="#meeple" transform="translate({_n(px)},{_n(py)}) scale({scale})" '
             f'fill="{COLOUR[colour]}" stroke="{stroke}" stroke-width="1.1">'
-            f'<title>{escape(title)}</title></use>')
+            f'<title>{xml_text(title)}</title></use>')
 
 
 def meeple_title(colour: str, large: bool, target: str, x: int, y: int) -> str:
@@ -273,7 +285,8 @@ def meeple_title(colour: str, large: bool, target: str, x: int, y: int) -> str:
 
 
 def tile_title(x: int, y: int, tile: TileType, r: int) -> str:
-    return f"({x}, {y}) {tile.id} turned {r * 90}"
+    """A placed tile's tooltip, as plain text (the SVG and the HTML page each escape it)."""
+    return f"({x}, {y}) {escaped(tile.id)} turned {r * 90}"
 
 
 def extent(cells) -> tuple[int, int, int, int]:
@@ -297,7 +310,7 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
         placed = state.board[(x, y)]
         left, top = MARGIN + (x - x0) * T, MARGIN + (y1 - y) * T
         out.append(f'<g transform="translate({left},{top})">'
-                   f'<title>{tile_title(x, y, placed.tile, placed.r)}</title>'
+                   f'<title>{xml_text(tile_title(x, y, placed.tile, placed.r))}</title>'
                    f'{tile_fragment(placed.tile, placed.r)}')
         for (px, py), colour, large, target in meeple_spots(state, x, y):
             out.append(meeple_svg(px, py, colour, large, meeple_title(colour, large, target, x, y),
@@ -309,7 +322,7 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
                    'width="96" height="96" fill="none" stroke="#ffd60a" stroke-width="4">'
                    f'<title>last placement ({hx}, {hy})</title></rect>')
     if note:
-        out.append(f'<text class="note" x="{MARGIN}" y="{height - 9}">{escape(note)}</text>')
+        out.append(f'<text class="note" x="{MARGIN}" y="{height - 9}">{xml_text(note)}</text>')
     out.append("</svg>\n")
     return "".join(out)
 
@@ -327,19 +340,19 @@ def sheet_svg(tileset: TileSet, *, note: str | None = None) -> str:
     height = header + rows * cell_h + 10
     heading = (f"Tile set {tileset.name}: {tileset.total()} tiles in {len(types)} types, "
                f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
-    out = [_open(width, height), f"<title>{escape(heading)}</title>",
+    out = [_open(width, height), f"<title>{xml_text(heading)}</title>",
            f'<rect width="{width}" height="{height}" fill="#05070f"/>',
-           f'<text class="label" x="{width // 2}" y="20">{escape(heading)}</text>']
+           f'<text class="label" x="{width // 2}" y="20">{xml_text(heading)}</text>']
     if note:
-        out.append(f'<text class="note" x="10" y="40">{escape(note)}</text>')
+        out.append(f'<text class="note" x="10" y="40">{xml_text(note)}</text>')
     for i, tile in enumerate(types):
         left = 20 + (i % SHEET_COLUMNS) * cell_w
         top = header + (i // SHEET_COLUMNS) * cell_h
         start = " (start)" if tile.id == tileset.start else ""
-        out.append(f'<g transform="translate({left},{top})"><title>{escape(tile.id)} x{tile.count}'
-                   f'{start}: {_describe(tile)}</title>{tile_fragment(tile, 0)}'
+        out.append(f'<g transform="translate({left},{top})"><title>{xml_text(tile.id)} x{tile.count}'
+                   f'{start}: {xml_text(_describe(tile))}</title>{tile_fragment(tile, 0)}'
                    f'<rect width="100" height="100" fill="none" stroke="#3a4270"/>'
-                   f'<text class="label" x="50" y="118">{escape(tile.id)} x{tile.count}{start}</text>'
+                   f'<text class="label" x="50" y="118">{xml_text(tile.id)} x{tile.count}{start}</text>'
                    "</g>")
     out.append("</svg>\n")
     return "".join(out)

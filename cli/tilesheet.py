@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from meeple.cli.board import draw
 from meeple.engine.tiles import TileSet
+from meeple.events.text import escaped
 
 PER_ROW = 8
 
 
 def sheet(tileset: TileSet) -> str:
-    """Tile types drawn unrotated, eight to a row, each labelled ``id xcount``."""
+    """Tile types drawn unrotated, eight to a row, each labelled ``id xcount``; ids and
+    planet names from the tile set file have their control characters escaped, so that
+    none can add a line or move the cursor."""
     cells = []
     for tile in tileset.types.values():
         grid = draw(tile, 0, [], unicode=False)
         art = ["".join(ch for ch, _ in row) for row in grid]
-        label = f"{tile.id} x{tile.count}"
-        names = [f.name for f in tile.features if f.name]
+        label = f"{escaped(tile.id)} x{tile.count}"
+        names = [escaped(f.name) for f in tile.features if f.name]
         cells.append((art, label, names[0] if names else ""))
     width = max(12, max(len(label) for _, label, _ in cells) + 2,
                 max(len(name) for _, _, name in cells) + 2)

@@ -9,6 +9,7 @@ from outside: the file opens offline.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from importlib import resources
 
@@ -16,6 +17,7 @@ import msgspec
 
 from meeple.cli.history import undone_seqs
 from meeple.cli.narrate import realm_name, tell
+from meeple.cli.output import json_safe
 from meeple.cli.svg import (
     COLOUR,
     DEFS,
@@ -38,6 +40,7 @@ from meeple.events.model import (
     TurnEnded,
     Undone,
 )
+from meeple.events.text import escaped
 
 
 class _Tables:
@@ -96,12 +99,14 @@ def document(log: GameLog) -> dict:
     undone = undone_seqs(events)
     tables = _Tables()
     state = start(first)
+    #: whether the figures include large ones (Star Wars), shown as "small + large" in reserves
+    large = any(state.reserve[c][1] for c in state.players)
     battle: dict | None = None
     frames = [_frame(state, tables, None)]
     for event in events[1:]:
         state = evolve(state, event)
         if isinstance(event, BattleStarted):
-            battle = {"realm": realm_name(event.realm),
+            battle = {"realm": escaped(realm_name(event.realm)),
                       "sides": [[s.side, s.dice] for s in event.sides], "rounds": [],
                       "winner": None}
         elif isinstance(event, DiceRolled) and battle is not None:
@@ -117,21 +122,21 @@ def document(log: GameLog) -> dict:
     sides = []
     for side in state.sides:
         members = [j for j, c in enumerate(state.players) if state.side_of[c] == side]
-        names = [state.name_of(state.players[j]) for j in members]
+        names = [escaped(state.name_of(state.players[j])) for j in members]
         label = side if names == [side] else f"{side} ({', '.join(names)})"
         sides.append({"side": side, "label": label, "players": members})
     ts = state.tileset
     return {
         "title": f"meeple game: {', '.join(p.colour for p in first.players)}",
-        "tileset": {"name": ts.name, "status": ts.status, "sha256": ts.sha256},
+        "tileset": {"name": escaped(ts.name), "status": ts.status, "sha256": ts.sha256},
         "head": log.head,
         "extent": [x0, y0, x1, y1],
         "tile": T,
-        "classic": state.classic,
+        "large": large,
         "fragments": tables.fragment_svg,
         "placements": tables.placement_rows,
         "sides": sides,
-        "players": [{"colour": c, "name": state.name_of(c), "fill": COLOUR[c]}
+        "players": [{"colour": c, "name": escaped(state.name_of(c)), "fill": COLOUR[c]}
                     for c in state.players],
         "events": [{"seq": e.seq, "type": type(e).__name__, "text": tell(e),
                     "undone": e.seq in undone, "hash": h, "turn_end": isinstance(e, TurnEnded)}
@@ -144,16 +149,31 @@ def _copy(battle: dict) -> dict:
     return {**battle, "rounds": list(battle["rounds"])}
 
 
+#: characters written as ``\\uXXXX`` in the JSON inside the page's script element: ``<`` so
+#: that no ``</script>`` or ``<!--`` in a name can end or bend it, the others for good measure
+_SCRIPT_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
+                  "\u2029": "\\u2029"}
+_SLOTS = re.compile("%(TITLE|NOTE|DEFS|SVGSTYLE|DATA)%")
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON that can stand inside an HTML ``<script>`` element: no ``<``, ``>``,
+    ``&``, U+2028 or U+2029 in it (each written as a ``\\uXXXX`` escape, same value)."""
+    text = json_safe(msgspec.json.encode(value).decode())
+    return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_UNSAFE[m.group()], text)
+
+
 def page(log: GameLog, *, note: str | None) -> str:
-    """The HTML page replaying ``log``; ``note`` is shown under the title (e.g. a tile set caveat)."""
-    data = msgspec.json.encode(document(log)).replace(b"<", b"\\u003c").decode()
+    """The HTML page replaying ``log``; ``note`` is shown under the title (e.g. a tile set caveat).
+
+    Text from the log reaches the page only HTML-escaped, or as JSON data (``script_json``)
+    that the page's script puts into the document as text, never as markup. The template's
+    slots are filled in one pass, so no text can fill another slot.
+    """
     template = resources.files("meeple.cli").joinpath("viewer.html").read_text(encoding="utf-8")
-    return (template
-            .replace("%TITLE%", escape(document_title(log)))
-            .replace("%NOTE%", escape(note or ""))
-            .replace("%DEFS%", DEFS)
-            .replace("%SVGSTYLE%", STYLE)
-            .replace("%DATA%", data))
+    slots = {"TITLE": escape(escaped(document_title(log))), "NOTE": escape(escaped(note or "")),
+             "DEFS": DEFS, "SVGSTYLE": STYLE, "DATA": script_json(document(log))}
+    return _SLOTS.sub(lambda m: slots[m.group(1)], template)
 
 
 def document_title(log: GameLog) -> str:
