@@ -16,14 +16,15 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.output import emit_json, fail, say
+from meeple.cli.output import emit_json, fail, note, say
 
 app = typer.Typer(
     name="meeple",
     no_args_is_help=True,
     add_completion=False,
-    help="An event-sourced referee for Carcassonne: Star Wars Edition: play, undo, replay "
-    "and check games kept as hash-chained JSON-lines logs.",
+    help="An event-sourced referee for Carcassonne: Star Wars Edition and the classic game "
+    "(2011, with farmers and La Fiesta): play, undo, replay and check games kept as "
+    "hash-chained JSON-lines logs.",
     pretty_exceptions_enable=False,
 )
 
@@ -37,6 +38,22 @@ Expansions = Annotated[list[str] | None, typer.Option(
     "--expansion", help="Add an expansion's tiles and rules (repeatable): la-fiesta (classic).",
     metavar="NAME")]
 COORDS = {"ignore_unknown_options": True}
+
+
+@app.callback()
+def _options(
+    lock_timeout: Annotated[float | None, typer.Option(
+        "--lock-timeout", min=0, help="Seconds to wait for a game log another meeple process "
+        "holds (default $MEEPLE_LOCK_TIMEOUT, else 10).", metavar="SECONDS")] = None,
+) -> None:
+    """Options for every command."""
+    from meeple.events import log as logfile
+
+    logfile.configure_locks(timeout=lock_timeout, notify=lambda text: note(f"meeple: {text}"))
+    try:
+        logfile.lock_timeout()
+    except ValueError as exc:
+        fail(str(exc), 2)
 
 
 def guarded(fn):
@@ -103,8 +120,11 @@ def _act(path: str, commands: list, as_json: bool) -> None:
 @app.command("continue")
 @guarded
 def continue_(game: Game, as_json: Json = False) -> None:
-    """Write what the rules do next, up to the next player's move: after `meeple repair`, or
-    for a sealed game's seed holder after the other player moved (draws, dice, the end)."""
+    """Write what the rules do next (draws, dice, scoring, the end) up to the next move.
+
+    For a log that stops before the rules' consequences (after `meeple repair`), and for a
+    sealed game's seed holder after the other player moved.
+    """
     from meeple.cli.report import next_line, report_move
     from meeple.cli.store import Failure, load, save
     from meeple.engine.flow import awaiting_seed
@@ -515,7 +535,8 @@ def bench(
 @app.command()
 @guarded
 def repair(game: Game) -> None:
-    """Cut off a torn last line (a write cut short by a crash), keeping a backup copy.
+    """Cut off a torn last line (a write cut short by a crash), keeping a backup copy; or give
+    back the newline a whole last line lost.
 
     Never automatic, and it changes nothing else: a log with any other fault is refused.
     """
@@ -525,9 +546,12 @@ def repair(game: Game) -> None:
     if result is None:
         say(f"{game}: nothing to repair")
         return
-    line, cut, backup = result
-    say(f"{game}: cut off the torn line {line} ({cut} bytes); the file as it was is kept in "
-        f"{backup}; head now {logfile.short(logfile.read(game).head)}")
+    if result.newline_restored:
+        say(f"{game}: line {result.line} was whole but had lost its newline; the newline is "
+            f"restored (nothing cut, no backup needed); head now {logfile.short(result.head)}")
+        return
+    say(f"{game}: cut off the torn line {result.line} ({result.cut} bytes); the file as it was "
+        f"is kept in {result.backup}; head now {logfile.short(result.head)}")
 
 
 @app.command()

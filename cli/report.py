@@ -12,6 +12,7 @@ from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.state import GameState
 from meeple.events.log import short
 from meeple.events.model import Event, TurnEnded
+from meeple.events.text import escaped
 from meeple.events.tileset import TileSetDef
 
 RECONSTRUCTED = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
@@ -29,7 +30,7 @@ def next_line(state: GameState) -> str:
         return (f"Next: {what}: only the seed's holder, where GAME.seed is, writes it "
                 "(`meeple continue GAME`)")
     if waiting == "place":
-        return f"Next: {who} places {state.drawn} (`meeple moves` lists where)"
+        return f"Next: {who} places {escaped(str(state.drawn))} (`meeple moves` lists where)"
     if waiting == "meeple":
         from meeple.engine.decide import legal_targets
 
@@ -75,12 +76,14 @@ def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
     if as_json:
         emit_json(view)
         return
-    say(f"{path}: turn {view['turn']}, {view['player']} ({view['name']}): "
-        f"{view['phase'].replace('_', ' ')}" + (f" {view['tile']}" if view["tile"] else ""))
+    say(f"{escaped(path)}: turn {view['turn']}, {view['player']} ({escaped(view['name'])}): "
+        f"{view['phase'].replace('_', ' ')}" + (f" {escaped(view['tile'])}" if view["tile"]
+                                                else ""))
     say(f"  tiles left {view['tiles_left']} · {view['mode']} mode"
         + (" · sealed seed" if view["sealed"] else "")
         + (" · team variant" if view["team"] else "")
-        + f" · tile set {view['tileset']['name']} ({view['tileset']['status']})")
+        + f" · tile set {escaped(view['tileset']['name'])} "
+          f"({escaped(view['tileset']['status'])})")
     say("  scores   " + "  ".join(f"{s} {p}" for s, p in view["scores"].items()))
     say("  reserve  " + "  ".join(f"{c} {r['small']}+{r['large']}"
                                   for c, r in view["reserves"].items()) + "  (small+large)")
@@ -101,7 +104,8 @@ def print_moves(state: GameState, as_json: bool) -> None:
         return
     waiting = awaiting(state)
     if waiting == "place":
-        say(f"{state.player} places {state.drawn}: {len(listed)} legal placement(s)")
+        say(f"{state.player} places {escaped(str(state.drawn))}: {len(listed)} legal "
+            "placement(s)")
         for move in listed:
             targets = " ".join(move["meeples"]) or "-"
             say(f"  {move['x']:>3} {move['y']:>3} {move['rotation']:>3}   meeple: {targets}")
@@ -255,7 +259,7 @@ def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -
                    "total": tileset.total(), "start": tileset.start,
                    "tiles": msgspec.to_builtins(definition.tiles)})
         return
-    say(f"Tile set {tileset.name}: {tileset.total()} tiles in {len(tileset.types)} types, "
+    say(f"Tile set {escaped(tileset.name)}: {tileset.total()} tiles in {len(tileset.types)} types, "
         f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
     if tileset.status == "reconstructed":
         say(f"note: {RECONSTRUCTED}")

@@ -135,7 +135,7 @@ def load(path: str) -> Game:
 
 def save(game: Game, events: list[Event]) -> str:
     """Append events after the head the game was loaded at; returns the new head."""
-    head = logfile.append(game.path, events, game.head)
+    head = logfile.append(game.path, events, game.head, lines=len(game.log.events))
     game.log.events.extend(events)
     game.log.head = head
     return head

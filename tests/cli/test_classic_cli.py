@@ -50,7 +50,7 @@ def test_edition_errors_are_usage_errors(tmp_path):
     game = tmp_path / "x.jsonl"
     assert "unknown edition 'chess'" in fail("new", game, "--players", "red,blue", "--edition",
                                              "chess", code=2)
-    assert "--fiesta adds La Fiesta's tiles to the classic game" in fail(
+    assert "La Fiesta belongs to the classic edition, not star-wars (CL-7)" in fail(
         "new", game, "--players", "red,black", "--fiesta", code=2)
     assert "an expansion's tiles" in fail("tiles", "--tileset", "la-fiesta", code=2)
     assert "colours of the classic edition" in fail(
