@@ -199,6 +199,25 @@ def new(
     report_move(game, state, [first, *events], head, as_json)
 
 
+ValidPrefix = Annotated[bool, typer.Option(
+    "--valid-prefix", help="For a log with a fault: use the lines before it (and say where it "
+    "stops and why) instead of refusing the log.")]
+
+
+def _open(game: str, valid_prefix: bool):
+    """Load a game; with ``valid_prefix``, only the part before its first fault, said on
+    stderr."""
+    from meeple.cli.store import load, load_valid_prefix
+
+    if not valid_prefix:
+        return load(game)
+    loaded, why = load_valid_prefix(game)
+    if why is not None:
+        note(f"meeple: {game}: showing lines 1 to {len(loaded.log.events)} only, the valid "
+             f"prefix; the log stops being trustworthy at {why}")
+    return loaded
+
+
 def _expansions(names: list[str] | None, fiesta: bool) -> list[str]:
     """The expansions asked for; ``--fiesta`` stands for ``--expansion la-fiesta``."""
     return list(names or ()) + (["la-fiesta"] if fiesta else [])
@@ -360,12 +379,12 @@ def show(
                                           "format of `check --expect`.")] = False,
     svg: Annotated[str | None, typer.Option(help="Write the board as SVG to this file "
                                             "(-: stdout).", metavar="FILE")] = None,
+    valid_prefix: ValidPrefix = False,
 ) -> None:
     """The board as text (or SVG): edges, realms, symbols and meeples; the last placement marked."""
     from meeple.cli.report import print_board
-    from meeple.cli.store import load
 
-    loaded = load(game)
+    loaded = _open(game, valid_prefix)
     print_board(loaded, at=at, turn=turn, plain=ascii_, compact=compact, as_json=as_json, svg=svg)
 
 
@@ -392,23 +411,23 @@ def replay(
     board: Annotated[bool, typer.Option("--show", help="The board after each turn.")] = False,
     heads: Annotated[bool, typer.Option("--heads", help="The head hash after each turn, to "
                                         "compare with what players wrote down.")] = False,
+    valid_prefix: ValidPrefix = False,
     as_json: Json = False,
 ) -> None:
     """The game told event by event; undone steps are marked."""
     from meeple.cli.report import print_replay
-    from meeple.cli.store import load
 
-    print_replay(load(game), first=from_, last=to, boards=board, as_json=as_json, heads=heads)
+    print_replay(_open(game, valid_prefix), first=from_, last=to, boards=board,
+                 as_json=as_json, heads=heads)
 
 
 @app.command()
 @guarded
-def score(game: Game, as_json: Json = False) -> None:
+def score(game: Game, valid_prefix: ValidPrefix = False, as_json: Json = False) -> None:
     """The score table with a per-realm breakdown; after the end, the winners."""
     from meeple.cli.report import print_score
-    from meeple.cli.store import load
 
-    print_score(load(game).state, as_json)
+    print_score(_open(game, valid_prefix).state, as_json)
 
 
 @app.command()

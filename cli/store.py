@@ -133,6 +133,55 @@ def load(path: str) -> Game:
     return Game(path, log, verdict.state)
 
 
+def load_valid_prefix(path: str) -> tuple[Game, str | None]:
+    """The trustworthy part of a log, for a dispute: the lines before its first fault (a
+    broken link, a torn or undecodable line, a move the rules refuse), folded; and where it
+    stops and why (None when the whole log is sound).
+
+    :raises LogError, Failure: when not even the first line can be trusted.
+    """
+    try:
+        return load(path), None
+    except logfile.LogError as exc:
+        if exc.line is None or exc.line < 2:
+            raise
+        stop, why = exc.line, f"line {exc.line}: {exc.kind}: {exc.message}"
+        data = _raw_log(path)
+        cut = _offset_of_line(data, stop)
+        log = logfile.parse(path, data[:cut])
+    except Failure:
+        log = logfile.read(path)
+        stop, why = 0, ""
+    verdict = verify(log.events, read_secret(path, log.events))
+    if verdict.finding is not None:
+        finding = verdict.finding
+        if verdict.state is None or finding.line < 2:
+            raise Failure(f"{path}:{finding.line}: invalid game: {finding.message}; nothing "
+                          "before it can be shown")
+        rule = f" ({finding.rule})" if finding.rule else ""
+        stop, why = finding.line, f"line {finding.line}: {finding.message}{rule}"
+        log = logfile.GameLog(path, log.events[: stop - 1], log.hashes[stop - 2],
+                              log.hashes[: stop - 1])
+        return Game(path, log, verdict.state), why
+    assert verdict.state is not None
+    return Game(path, log, verdict.state), why or None
+
+
+def _raw_log(path: str) -> bytes:
+    try:
+        return read_regular(path, logfile.MAX_FILE_BYTES)
+    except NotReadable as exc:
+        raise Failure(f"{path}: {exc.reason}", 3) from None
+
+
+def _offset_of_line(data: bytes, line: int) -> int:
+    """Where line ``line`` (1-based) starts in ``data``."""
+    offset = 0
+    for _ in range(line - 1):
+        offset = data.index(b"\n", offset) + 1
+    return offset
+
+
 def save(game: Game, events: list[Event]) -> str:
     """Append events after the head the game was loaded at; returns the new head."""
     head = logfile.append(game.path, events, game.head, lines=len(game.log.events))
