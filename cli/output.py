@@ -62,7 +62,7 @@ _HEX_LINE = re.compile(rb"[0-9a-fA-F]{16,}\r?\n?")
 _ONE_LINE = re.compile(rb"[^\n]+\n?")
 
 
-def write_file(path: str, text: str, what: str) -> None:
+def write_file(path: str, text: str | list[str], what: str) -> None:
     """Write a generated file (``-``: stdout) whole or not at all, never over something a
     user keeps: a game log, a seed file, or anything but a regular file (``refusal``).
 
@@ -75,8 +75,10 @@ def write_file(path: str, text: str, what: str) -> None:
 
     from meeple.cli.store import Failure
 
+    parts = [text] if isinstance(text, str) else text
     if path == "-":
-        sys.stdout.write(text)
+        for part in parts:
+            sys.stdout.write(part)
         return
     why = refusal(path, what)
     if why is not None:
@@ -88,7 +90,9 @@ def write_file(path: str, text: str, what: str) -> None:
         raise Failure(f"cannot write {path}: {error.strerror}", 2) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+            for part in parts:
+                out.write(part)
+            size = out.tell()
         os.chmod(temp, 0o644)
         os.replace(temp, path)
     except OSError as error:
@@ -97,7 +101,7 @@ def write_file(path: str, text: str, what: str) -> None:
     except BaseException:
         os.unlink(temp)
         raise
-    note(f"wrote {what} to {path} ({len(text.encode()):,} bytes)")
+    note(f"wrote {what} to {path} ({size:,} bytes)")
 
 
 def refusal(path: str, what: str) -> str | None:

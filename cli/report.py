@@ -129,9 +129,9 @@ def _picture_note(state: GameState) -> str | None:
 
 
 def export_html(game: Game, path: str) -> None:
-    from meeple.cli.viewer import page
+    from meeple.cli.viewer import page_parts
 
-    write_file(path, page(game.log, note=_picture_note(game.state)), "the HTML replay")
+    write_file(path, page_parts(game.log, note=_picture_note(game.state)), "the HTML replay")
 
 
 def _console():

@@ -92,7 +92,15 @@ def _frame(state: GameState, tables: _Tables, battle: dict | None) -> dict:
 
 
 def document(log: GameLog) -> dict:
-    """The data the page shows: one frame per event of the log, in order."""
+    """The data the page shows: a frame for each event of the log, in order.
+
+    Frames that repeat (an undo brings back an earlier board) are stored once, and the
+    sentences told about events once each, so a long log of undo/redo pairs makes a page of
+    the size of its events, not of its boards: ``frames`` holds each distinct frame (as
+    encoded JSON), ``frame_of`` the frame of each event (by seq), ``texts`` each distinct
+    sentence and ``text_of`` each event's, ``flags`` each event's (1 undone, 2 turn end),
+    ``hashes`` the line hashes end to end (64 hex digits each).
+    """
     events = log.events
     first = events[0]
     assert isinstance(first, GameStarted)
@@ -102,7 +110,8 @@ def document(log: GameLog) -> dict:
     #: whether the figures include large ones (Star Wars), shown as "small + large" in reserves
     large = any(state.reserve[c][1] for c in state.players)
     battle: dict | None = None
-    frames = [_frame(state, tables, None)]
+    frames = _Interned()
+    frame_of = [frames.index(msgspec.json.encode(_frame(state, tables, None)))]
     for event in events[1:]:
         state = evolve(state, event)
         if isinstance(event, BattleStarted):
@@ -115,8 +124,8 @@ def document(log: GameLog) -> dict:
             battle["winner"] = event.winner
         elif isinstance(event, TurnEnded | Undone):
             battle = None
-        frames.append(_frame(state, tables, None if battle is None else _copy(battle)))
-    hashes = [e.prev for e in events[1:]] + [log.head]
+        frame = _frame(state, tables, None if battle is None else _copy(battle))
+        frame_of.append(frames.index(msgspec.json.encode(frame)))
     cells = {(row[0], row[1]) for row in tables.placement_rows}
     x0, y0, x1, y1 = extent(cells)
     sides = []
@@ -125,6 +134,10 @@ def document(log: GameLog) -> dict:
         names = [escaped(state.name_of(state.players[j])) for j in members]
         label = side if names == [side] else f"{side} ({', '.join(names)})"
         sides.append({"side": side, "label": label, "players": members})
+    texts = _Interned()
+    text_of = [texts.index(tell(e)) for e in events]
+    flags = [(1 if e.seq in undone else 0) | (2 if isinstance(e, TurnEnded) else 0)
+             for e in events]
     ts = state.tileset
     return {
         "title": f"meeple game: {', '.join(p.colour for p in first.players)}",
@@ -138,11 +151,28 @@ def document(log: GameLog) -> dict:
         "sides": sides,
         "players": [{"colour": c, "name": escaped(state.name_of(c)), "fill": COLOUR[c]}
                     for c in state.players],
-        "events": [{"seq": e.seq, "type": type(e).__name__, "text": tell(e),
-                    "undone": e.seq in undone, "hash": h, "turn_end": isinstance(e, TurnEnded)}
-                   for e, h in zip(events, hashes, strict=True)],
-        "frames": frames,
+        "texts": texts.values,
+        "text_of": text_of,
+        "flags": flags,
+        "hashes": "".join(log.hashes),
+        "frames": [msgspec.Raw(frame) for frame in frames.values],
+        "frame_of": frame_of,
     }
+
+
+class _Interned:
+    """Values kept once each, referred to by index."""
+
+    def __init__(self) -> None:
+        self.values: list = []
+        self._index: dict = {}
+
+    def index(self, value) -> int:
+        found = self._index.get(value)
+        if found is None:
+            found = self._index[value] = len(self.values)
+            self.values.append(value)
+        return found
 
 
 def _copy(battle: dict) -> dict:
@@ -164,7 +194,13 @@ def script_json(value: object) -> str:
 
 
 def page(log: GameLog, *, note: str | None) -> str:
-    """The HTML page replaying ``log``; ``note`` is shown under the title (e.g. a tile set caveat).
+    """The HTML page replaying ``log``; ``note`` is shown under the title (e.g. a tile set caveat)."""
+    return "".join(page_parts(log, note=note))
+
+
+def page_parts(log: GameLog, *, note: str | None) -> list[str]:
+    """The page in pieces, to be written one after the other (a long log's data is not
+    copied into one more string).
 
     Text from the log reaches the page only HTML-escaped, or as JSON data (``script_json``)
     that the page's script puts into the document as text, never as markup. The template's
@@ -173,7 +209,8 @@ def page(log: GameLog, *, note: str | None) -> str:
     template = resources.files("meeple.cli").joinpath("viewer.html").read_text(encoding="utf-8")
     slots = {"TITLE": escape(escaped(document_title(log))), "NOTE": escape(escaped(note or "")),
              "DEFS": DEFS, "SVGSTYLE": STYLE, "DATA": script_json(document(log))}
-    return _SLOTS.sub(lambda m: slots[m.group(1)], template)
+    pieces = _SLOTS.split(template)  # text, slot name, text, slot name, ..., text
+    return [slots[piece] if i % 2 else piece for i, piece in enumerate(pieces)]
 
 
 def document_title(log: GameLog) -> str:

@@ -8,21 +8,26 @@ and neighbourhood, so no board-wide search happens.
 
 from __future__ import annotations
 
-from meeple.engine.geometry import AROUND, STEP, facing_port, opposite
+from meeple.engine.geometry import AROUND, FACING, STEP, opposite
 from meeple.engine.state import GameState, Placed
 from meeple.engine.tiles import Oriented, TileType
 from meeple.events.model import Spot
+
+#: the three ports of each side, and the side facing each side
+SIDE_PORTS = tuple(tuple(range(side * 3, side * 3 + 3)) for side in range(4))
+OPPOSITE = tuple(opposite(side) for side in range(4))
 
 
 def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     """Put a tile on the board (trusted), uniting realms across every touching edge."""
     o = tile.orientations[r]
     realms = state.realms
-    nodes = tuple(
-        realms.add(f.kind, (x, y), f.symbol, len(f.sides),
-                   Spot(x=x, y=y, feature=o.targets[f.index]))
+    xy = (x, y)
+    targets = o.targets
+    nodes = tuple([
+        realms.add(f.kind, xy, f.symbol, len(f.sides), Spot(x=x, y=y, feature=targets[f.index]))
         for f in tile.features
-    )
+    ])
     for f in tile.features:
         if f.cities:
             realms.data[nodes[f.index]].cities = {nodes[c] for c in f.cities}  # type: ignore[union-attr]
@@ -31,17 +36,17 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     frontier = state.frontier
     board[(x, y)] = placed
     frontier.pop((x, y), None)
-    for side in range(4):
-        dx, dy = STEP[side]
+    connect = realms.connect
+    for side, (dx, dy) in enumerate(STEP):
         cell = (x + dx, y + dy)
         other = board.get(cell)
         if other is None:
             need = list(frontier.get(cell) or (None, None, None, None))
-            need[opposite(side)] = o.edges[side]
+            need[OPPOSITE[side]] = o.edges[side]
             frontier[cell] = tuple(need)
             continue
         for mine, their in side_joins(o, other, side):
-            realms.connect(nodes[mine], their)
+            connect(nodes[mine], their)
     state.placements.append((x, y))
     if tile.planet >= 0 and tile.features[tile.planet].kind == state.edition.attack:
         state.planet_cells.append((x, y))
@@ -53,12 +58,17 @@ def side_joins(o: Oriented, other: Placed, side: int) -> list[tuple[int, int]]:
     (feature index on the new tile, node of the neighbour's feature), each pair once
     (SW-6.2, CL-4). Laying a tile and listing its meeple targets both ask this."""
     theirs = other.tile.orientations[other.r].ports
+    ports = o.ports
     joined: list[tuple[int, int]] = []
-    for port in range(side * 3, side * 3 + 3):
-        mine = o.ports[port]
-        their = theirs[facing_port(port)]
-        if mine >= 0 and their >= 0 and (mine, other.nodes[their]) not in joined:
-            joined.append((mine, other.nodes[their]))
+    for port in SIDE_PORTS[side]:
+        mine = ports[port]
+        if mine < 0:
+            continue
+        their = theirs[FACING[port]]
+        if their >= 0:
+            pair = (mine, other.nodes[their])
+            if pair not in joined:
+                joined.append(pair)
     return joined
 
 

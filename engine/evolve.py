@@ -63,10 +63,13 @@ def evolve(state: GameState, event: Event) -> GameState:
     """
     if event.seq != state.next_seq:
         raise FoldError(f"event seq {event.seq} where {state.next_seq} was expected")
+    if state.superseded:
+        raise FoldError("this state was replaced by an undo: go on from the state evolve "
+                        "returned for it")
     if isinstance(event, Undone):
         state = _undo(state, event)
     elif isinstance(event, Redone):
-        _redo(state, event)
+        state = _redo(state, event)
     else:
         _record(state, event, redoing=False)
         _apply(state, event)
@@ -88,21 +91,18 @@ def _record(state: GameState, event: Event, *, redoing: bool) -> None:
 
 def _undo(state: GameState, event: Undone) -> GameState:
     """The state after the steps that stay in effect: from the nearest snapshot of them (or
-    the start), replaying only the steps after it; costs what it takes back, not the game."""
+    the start), replaying only the steps after it; costs what it takes back, not the game.
+    The state undone is kept for a redo of the same steps."""
     count = len(event.steps)
     kept, undone = state.steps[:-count], state.steps[-count:]
+    state.snapshots.stash(state.steps, state)
     found = state.snapshots.nearest(kept)
     if found is not None:
         begin, fresh = found[0], found[1].copy()
     else:
         begin, fresh = 0, start(state.setup, state.secret)  # type: ignore[arg-type]
         fresh.snapshots = state.snapshots
-    for step in kept[begin:]:
-        for past in step.events:
-            if past.seq == 0:
-                continue  # game_started: start() has applied it
-            _record(fresh, past, redoing=True)
-            _apply(fresh, past)
+    _play_steps(fresh, kept[begin:])
     fresh.next_seq = state.next_seq
     if begin < len(kept):
         state.snapshots.keep(kept, fresh)
@@ -110,10 +110,31 @@ def _undo(state: GameState, event: Undone) -> GameState:
     return fresh
 
 
-def _redo(state: GameState, event: Redone) -> None:
-    for _ in event.steps:
-        step = state.redo.pop()
+def _redo(state: GameState, event: Redone) -> GameState:
+    """The state with the undone steps in effect again: a copy of the state they were undone
+    in, while it is kept, else the steps played again."""
+    count = len(event.steps)
+    again = [state.redo[-1 - i] for i in range(count)]
+    redo = state.redo[:-count]
+    steps = state.steps + again
+    found = state.snapshots.nearest(steps)
+    if found is not None and found[0] > len(state.steps):
+        fresh = found[1].copy()
+        fresh.next_seq = state.next_seq
+        _play_steps(fresh, steps[found[0]:])
+    else:
+        fresh = state
+        _play_steps(fresh, again)
+    fresh.redo = redo
+    return fresh
+
+
+def _play_steps(state: GameState, steps: list[Step]) -> None:
+    """Apply the events of steps already decided (undo and redo), recording them again."""
+    for step in steps:
         for past in step.events:
+            if past.seq == 0:
+                continue  # game_started: start() has applied it
             _record(state, past, redoing=True)
             _apply(state, past)
 

@@ -68,8 +68,18 @@ class Snapshots:
 
     def keep(self, steps: list[Step], state: GameState) -> None:
         """Keep a copy of ``state``, the state after ``steps``."""
+        self._put(steps, state.copy())
+
+    def stash(self, steps: list[Step], state: GameState) -> None:
+        """Keep ``state`` itself, the state after ``steps``, which an undo supersedes: from
+        now on it is only ever copied (see ``GameState.superseded``), so a redo of the same
+        steps costs a copy instead of playing them again."""
+        state.superseded = True
+        self._put(steps, state)
+
+    def _put(self, steps: list[Step], state: GameState) -> None:
         self._states.pop(steps[-1].seq, None)
-        self._states[steps[-1].seq] = (len(steps), state.copy())
+        self._states[steps[-1].seq] = (len(steps), state)
         while len(self._states) > self.LIMIT:
             del self._states[next(iter(self._states))]
 
@@ -119,6 +129,8 @@ class GameState(msgspec.Struct):
     winners: tuple[str, ...] | None = None
     secret: str | None = None
     snapshots: Snapshots = msgspec.field(default_factory=Snapshots)
+    #: set once an undo has replaced this state: it is kept for redo and must not change
+    superseded: bool = False
 
     def copy(self) -> GameState:
         """An independent copy of the state: playing on either leaves the other as it was.
@@ -145,6 +157,7 @@ class GameState(msgspec.Struct):
             planet_cells=list(self.planet_cells),
             steps=[Step(list(s.events), s.player, s.turn, s.chance) for s in self.steps],
             redo=list(self.redo),
+            superseded=False,
         )
 
     @property

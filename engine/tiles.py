@@ -115,6 +115,7 @@ class TileSet(msgspec.Struct):
     #: port positions whose neighbours decide whether a feature is free: the middle one
     #: in Star Wars (routes and fields both hold it), all three in the classic game
     probes: tuple[int, ...] = (1,)
+    tiles_total: int = -1
 
     @property
     def name(self) -> str:
@@ -131,7 +132,10 @@ class TileSet(msgspec.Struct):
         return self.definition.status
 
     def total(self) -> int:
-        return sum(t.count for t in self.types.values())
+        """How many tiles the set holds, the start tile included."""
+        if self.tiles_total < 0:
+            self.tiles_total = sum(t.count for t in self.types.values())
+        return self.tiles_total
 
 
 def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int,

@@ -31,7 +31,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Literal, NamedTuple, TypeVar
+from typing import Literal, NamedTuple, TypeVar, overload
 
 import msgspec
 
@@ -108,6 +108,39 @@ def _rebuild_log_error(kind: ErrorKind, path: str, message: str, line: int | Non
     return LogError(kind, path, message, line=line, field=field, seq=seq)
 
 
+class LineHashes(Sequence[str]):
+    """The SHA-256 of each line of a log, as hex strings by index, kept as 32-byte digests in
+    one buffer (a 100,000-line log's take 3 MB rather than 11)."""
+
+    __slots__ = ("_digests",)
+
+    def __init__(self, digests: bytes = b"") -> None:
+        self._digests = bytearray(digests)
+
+    def add(self, digest: bytes) -> None:
+        self._digests += digest
+
+    def __len__(self) -> int:
+        return len(self._digests) // 32
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> LineHashes: ...
+
+    def __getitem__(self, index: int | slice) -> str | LineHashes:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                raise ValueError("line hashes are sliced by a range of lines")
+            return LineHashes(bytes(self._digests[start * 32:stop * 32]))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._digests[index * 32:(index + 1) * 32].hex()
+
+
 class GameLog(msgspec.Struct):
     """A log as read from disk: its events and the hash of its last line."""
 
@@ -115,7 +148,7 @@ class GameLog(msgspec.Struct):
     events: list[Event] = msgspec.field(default_factory=list)
     head: str | None = None
     #: the SHA-256 of each line, by seq: the head of the game after that line
-    hashes: list[str] = msgspec.field(default_factory=list)
+    hashes: LineHashes = msgspec.field(default_factory=lambda: LineHashes())
 
 
 def line_hash(line: bytes) -> str:
@@ -205,8 +238,9 @@ def parse(path: str, data: bytes) -> GameLog:
         if index == 0:
             _check_text(path, event)
         log.events.append(event)
-        prev_hash = line_hash(raw)
-        log.hashes.append(prev_hash)
+        digest = hashlib.sha256(raw).digest()
+        log.hashes.add(digest)
+        prev_hash = digest.hex()
     log.head = prev_hash
     return log
 
