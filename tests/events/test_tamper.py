@@ -37,3 +37,25 @@ def test_any_changed_byte_is_found_at_its_line(position, value):
     assert changed_line == last
     finding = verify(events).finding
     assert finding is not None and finding.line == last
+
+
+def test_the_last_line_of_a_game_in_progress_is_proved_only_by_a_head_written_down(tmp_path):
+    """The README's trust model: the chain cannot tell a changed last line from another legal
+    one (no line after it holds its hash), so `check` accepts the changed log; the head the
+    players wrote down can: `check --head` says it is no head of the changed log."""
+    import json
+
+    from helpers import run, run_json
+
+    game = tmp_path / "t.jsonl"
+    run("new", game, "--players", "red,white", "--table")
+    run("draw", game, "L")
+    written_down = run_json("status", game)["head"]
+    lines = game.read_bytes().rstrip(b"\n").split(b"\n")
+    last = json.loads(lines[-1])
+    assert last["type"] == "tile_drawn" and last["tile"] == "L"
+    lines[-1] = lines[-1].replace(b'"tile":"L"', b'"tile":"V"')
+    game.write_bytes(b"\n".join(lines) + b"\n")
+    assert run_json("check", game)["ok"]          # another legal draw: the chain cannot say
+    told = run("check", game, "--head", written_down[:12], code=1).stdout
+    assert f"{written_down[:12]} is no head of {game}" in told
