@@ -20,11 +20,15 @@ from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
 from meeple.events.model import Event
 from meeple.events.text import control_char, escaped
-from meeple.events.tileset import TileSetDef, canonical_bytes, decode_tileset, limits_fault
-
-#: the bundled tile set files, by the name editions and expansions give them
-BUNDLED = {"star-wars": "star-wars.json", "classic": "classic.json", "la-fiesta": "la-fiesta.json"}
-
+from meeple.events.tileset import (
+    BUNDLED,
+    TileSetDef,
+    bundled_bytes,
+    canonical_bytes,
+    decode_tileset,
+    limits_fault,
+)
+from meeple.events.tileset import with_expansion as tileset_with_expansion
 
 #: bytes of a game_started line left for what it holds besides the tile set
 RECORD_ROOM = 8192
@@ -200,10 +204,8 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
     """
     name = source or "star-wars"
     if name in BUNDLED:
-        from importlib import resources
-
-        data = resources.files("meeple.engine").joinpath("data", BUNDLED[name]).read_bytes()
-        where = f"bundled tile set {name}"
+        data = bundled_bytes(name)
+        where = f"bundled tile set {name}"  # decoded below with the same checks as a file
     else:
         try:
             data = read_regular(name, logfile.MAX_LINE_BYTES)
@@ -264,16 +266,11 @@ def game_tileset(edition: str | None, source: str | None,
 
 
 def with_expansion(base: TileSetDef, extra: TileSetDef) -> TileSetDef:
-    """A base set with an expansion's tiles added; the weaker status of the two."""
-    status = base.status if base.status == extra.status else (
-        "partly verified" if "verified" in (base.status, extra.status) else "mixed")
-    ids = {t.id for t in base.tiles}
-    clash = [t.id for t in extra.tiles if t.id in ids]
-    if clash:
-        raise Failure(f"{extra.name} reuses tile ids of {base.name}: {', '.join(clash)}", 2)
-    return msgspec.structs.replace(
-        base, name=f"{base.name}+{extra.name}", status=status, tiles=base.tiles + extra.tiles,
-        rule=extra.rule, inner_fields=extra.inner_fields,
-        count_note=" ".join(n for n in (base.count_note, extra.count_note) if n) or None,
-        sources={**base.sources, **extra.sources},
-    )
+    """A base set with an expansion's tiles added (see ``meeple.events.tileset``).
+
+    :raises Failure: the expansion reuses tile ids of the base set (exit 2).
+    """
+    try:
+        return tileset_with_expansion(base, extra)
+    except ValueError as exc:
+        raise Failure(str(exc), 2) from None

@@ -1,8 +1,12 @@
-"""The rules of Carcassonne: Star Wars Edition (``meeple.engine``): pure, no I/O.
+"""The rules of Carcassonne: Star Wars Edition and the classic game (``meeple.engine``):
+pure, no I/O.
 
-``decide(state, command)`` checks a command and returns events; ``evolve``
-applies an event; ``next_event`` gives the consequence the rules dictate;
-``fold`` replays; ``play`` runs a command to the next point a player acts.
+``Game`` is the public API: make or load a game, list legal moves, push a move, copy,
+undo, read the phase, scores and winners (see ``meeple.engine.game``). Underneath,
+``decide(state, command)`` checks a command and returns events; ``evolve`` applies an
+event; ``next_event`` gives the consequence the rules dictate; ``fold`` replays; ``play``
+runs a command to the next point a player acts. Editions are objects
+(``meeple.engine.editions``).
 """
 
 from meeple.engine.commands import (
@@ -12,17 +16,29 @@ from meeple.engine.commands import (
     Redo,
     RollDice,
     SkipMeeple,
+    TakeBack,
     Undo,
 )
 from meeple.engine.decide import decide
+from meeple.engine.edition import Edition, Expansion
+from meeple.engine.editions import EDITIONS, EXPANSIONS, edition_named
 from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
 from meeple.engine.evolve import FoldError, evolve
 from meeple.engine.flow import awaiting, next_event
+from meeple.engine.game import Game, Move
 from meeple.engine.play import fold, play, settle
 from meeple.engine.state import GameState
 
 __all__ = [
+    "EDITIONS",
+    "EXPANSIONS",
     "DrawTile",
+    "Edition",
+    "Expansion",
+    "Game",
+    "Move",
+    "TakeBack",
+    "edition_named",
     "FoldError",
     "GameState",
     "IllegalMove",

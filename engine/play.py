@@ -60,9 +60,13 @@ def settle(state: GameState) -> tuple[GameState, list[Event]]:
 
 def play(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     """Decide a command, apply it and everything it causes; returns the new state and events.
+    Changes ``state`` in place when the command is legal (use the state returned).
 
-    :raises InvalidCommand, IllegalMove: from ``decide``; the state is then unchanged.
+    :raises InvalidCommand, IllegalMove: from ``decide``; the state is then unchanged (if
+        consequences were pending, they are written on a copy first).
     """
+    if next_event(state) is not None:
+        state = state.copy()
     state, pending = settle(state)
     events = decide(state, command)
     for event in events:

@@ -123,3 +123,45 @@ def limits_fault(definition: TileSetDef) -> tuple[str, str] | None:
 def decode_tileset(data: bytes) -> TileSetDef:
     """Decode a tile set file's bytes; raises ``msgspec.ValidationError`` / ``DecodeError``."""
     return _decoder.decode(data)
+
+
+#: the tile set files shipped with meeple, by name
+BUNDLED = {"star-wars": "star-wars.json", "classic": "classic.json", "la-fiesta": "la-fiesta.json"}
+
+
+def bundled_bytes(name: str) -> bytes:
+    """The file of a tile set shipped with meeple (see ``BUNDLED``).
+
+    :raises KeyError: an unknown name.
+    """
+    from importlib import resources
+
+    return resources.files("meeple.engine").joinpath("data", BUNDLED[name]).read_bytes()
+
+
+def bundled(name: str) -> TileSetDef:
+    """A tile set shipped with meeple: ``star-wars``, ``classic`` or ``la-fiesta`` (an
+    expansion's tiles, to add with ``with_expansion``).
+
+    :raises KeyError: an unknown name.
+    """
+    return decode_tileset(bundled_bytes(name))
+
+
+def with_expansion(base: TileSetDef, extra: TileSetDef) -> TileSetDef:
+    """A base set with an expansion's tiles added; the weaker status of the two.
+
+    :raises ValueError: the expansion reuses tile ids of the base set.
+    """
+    status = base.status if base.status == extra.status else (
+        "partly verified" if "verified" in (base.status, extra.status) else "mixed")
+    ids = {t.id for t in base.tiles}
+    clash = [t.id for t in extra.tiles if t.id in ids]
+    if clash:
+        raise ValueError(f"{extra.name} reuses tile ids of {base.name}: {', '.join(clash)}")
+    return msgspec.structs.replace(
+        base, name=f"{base.name}+{extra.name}", status=status, tiles=base.tiles + extra.tiles,
+        rule=extra.rule, inner_fields=extra.inner_fields,
+        count_note=" ".join(n for n in (base.count_note, extra.count_note) if n) or None,
+        sources={**base.sources, **extra.sources},
+    )

@@ -1,0 +1,62 @@
+"""The library API (`meeple.engine.Game`): the README's example runs as written, an illegal
+move leaves a game exactly as it was, and copies are independent."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from meeple.cli.views import export
+from meeple.engine import Game, IllegalMove, PlaceTile, SkipMeeple
+from meeple.engine.bots import random_move
+from meeple.events import log
+from meeple.events.tileset import bundled
+
+from helpers import run
+
+README = (Path(__file__).parents[1] / "README.md").read_text()
+
+
+def test_the_readme_example_plays_a_game_to_the_end_and_writes_a_valid_log(tmp_path,
+                                                                            monkeypatch, capsys):
+    example = re.search(r"## Python API.*?```python\n(.*?)```", README, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "winners:" in printed
+    assert run("check", tmp_path / "api-game.jsonl", "--json").stdout.count('"ok": true') == 1
+
+
+def test_an_illegal_move_leaves_the_game_exactly_as_it_was():
+    game = Game.new(["red", "black"], bundled("star-wars"), seed="3")
+    for _ in range(12):
+        game.push(random_move(game.state))
+    before, events = export(game.state), game.events
+    with pytest.raises(IllegalMove):
+        game.push(PlaceTile(50, 50, 0))
+    with pytest.raises(IllegalMove):
+        game.push(SkipMeeple()) if game.phase == "place" else game.push(PlaceTile(0, 0, 0))
+    assert export(game.state) == before and game.events == events
+
+
+def test_an_illegal_move_after_pending_consequences_changes_nothing():
+    game = Game.new(["red", "black"], bundled("star-wars"), seed="3")
+    game.push(random_move(game.state))
+    game.push(SkipMeeple())
+    cut = list(game.events[:-2])                # the log stops before turn_ended and a draw
+    resumed = Game.from_events(cut)
+    assert resumed.phase is None
+    before = export(resumed.state)
+    with pytest.raises(IllegalMove):
+        resumed.push(PlaceTile(50, 50, 0))
+    assert export(resumed.state) == before and len(resumed.events) == len(cut)
+
+
+def test_a_copy_plays_on_without_touching_the_original(tmp_path):
+    game = Game.new(["red", "black"], bundled("classic"), seed="8")
+    twin = game.copy()
+    while not twin.over:
+        twin.push(random_move(twin.state))
+    assert not game.over and len(game.events) < len(twin.events)
+    log.create(tmp_path / "twin.jsonl", twin.events)
+    assert Game.from_events(log.read(tmp_path / "twin.jsonl").events).winners == twin.winners
