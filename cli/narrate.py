@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from meeple.engine.edition import Edition
+from meeple.engine.tiles import compile_tileset
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
@@ -40,17 +42,25 @@ def _size(large: bool) -> str:
     return "large" if large else "small"
 
 
+def _figure(edition: Edition, large: bool) -> str:
+    """``small meeple``, ``large meeple``; ``follower`` where all figures are alike."""
+    if not edition.reserve[1]:
+        return edition.figure
+    return f"{_size(large)} {edition.figure}"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def tell(event: Event) -> str:
-    """One sentence for one event, on one line: the names, tile ids and set names in it come
-    from the log and have their control characters escaped (``meeple.events.text``)."""
-    return escaped(_sentence(event))
+def tell(event: Event, edition: Edition) -> str:
+    """One sentence for one event of a game of ``edition``, on one line, citing that
+    edition's rules: the names, tile ids and set names in it come from the log and have
+    their control characters escaped (``meeple.events.text``)."""
+    return escaped(_sentence(event, edition))
 
 
-def _sentence(event: Event) -> str:
+def _sentence(event: Event, edition: Edition) -> str:
     if isinstance(event, GameStarted):
         players = ", ".join(
             p.colour + (f" ({p.name})" if p.name != p.colour else "") for p in event.players
@@ -60,29 +70,32 @@ def _sentence(event: Event) -> str:
             mode = f"digital, sealed seed (SHA-256 {event.seed_sha256[:12]})"
         team = ", team variant" if event.team else ""
         ts = event.tileset
-        return (f"Game started: {players}; {mode}{team}; tile set {ts.name} "
+        return (f"Game started: {players}; {mode}{team}; tile set "
+                f"{compile_tileset(ts.definition).name} "
                 f"({ts.definition.status}); unplaceable={event.options.unplaceable}, "
                 f"undo={event.options.undo}")
     if isinstance(event, TileDrawn):
         return f"{event.player} draws {event.tile}"
     if isinstance(event, TileSetAside):
+        rule = edition.rule("unplaceable")
         if event.disposition == "discarded":
-            return f"{event.tile} fits nowhere: set aside, out of the game (SW-3.2)"
+            return f"{event.tile} fits nowhere: set aside, out of the game ({rule})"
         where = f" at position {event.position} from the top" if event.position else ""
-        return f"{event.tile} fits nowhere: put back into the pile{where} (SW-3.2)"
+        return f"{event.tile} fits nowhere: put back into the pile{where} ({rule})"
     if isinstance(event, TilePlaced):
         return f"{event.player} places {event.tile} at ({event.x}, {event.y}) turned {event.rotation}"
     if isinstance(event, MeeplePlaced):
         if "@" in event.target:
-            return f"{event.player} attacks the planet at ({event.target.split('@')[1]}) " \
-                   f"with a {_size(event.large)} meeple (SW-4.3)"
-        kind = event.target.split(":")[0]
-        if kind in ("road", "city", "cloister", "field"):
-            role = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}[kind]
-            return f"{event.player} places a follower on {event.target} as a {role} (CL-4)"
-        return f"{event.player} places a {_size(event.large)} meeple on {event.target}"
+            kind, cell = event.target.split("@")
+            return (f"{event.player} attacks the {kind} at ({cell}) with a "
+                    f"{_figure(edition, event.large)} ({edition.rule('attack')})")
+        role = edition.roles.get(event.target.split(":")[0])
+        if role is not None:
+            return (f"{event.player} places a {edition.figure} on {event.target} as a {role} "
+                    f"({edition.rule('meeple')})")
+        return f"{event.player} places a {_figure(edition, event.large)} on {event.target}"
     if isinstance(event, MeepleSkipped):
-        return f"{event.player} places no meeple"
+        return f"{event.player} places no {edition.figure}"
     if isinstance(event, MeepleTakenBack):
         return (f"{event.player} takes back a follower from {event.spot.feature} at "
                 f"({event.spot.x}, {event.spot.y}) (La Fiesta, CL-7)")
@@ -96,10 +109,7 @@ def _sentence(event: Event) -> str:
     if isinstance(event, PointsScored):
         return f"{event.side} scores {event.points}: {_reason(event)} ({event.rule})"
     if isinstance(event, MeepleReturned):
-        if event.spot.feature.split(":")[0] in ("road", "city", "cloister"):
-            return (f"{event.player}'s follower returns from {event.spot.feature} at "
-                    f"({event.spot.x}, {event.spot.y})")
-        return (f"{event.player}'s {_size(event.large)} meeple returns from "
+        return (f"{event.player}'s {_figure(edition, event.large)} returns from "
                 f"{event.spot.feature} at ({event.spot.x}, {event.spot.y})")
     if isinstance(event, BattleEnded):
         return f"{event.winner} wins the battle for {realm_name(event.realm)}"

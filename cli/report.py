@@ -66,7 +66,7 @@ def report_move(path: str, state: GameState, events: list[Event], head: str | No
         })
         return
     for event in events:
-        say(tell(event))
+        say(tell(event, state.edition))
     say(next_line(state))
     say(f"head {short(head)}")
 
@@ -195,6 +195,7 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
 
     events = game.log.events
     hashes = game.log.hashes
+    edition = game.state.edition
     undone = undone_seqs(events)
 
     def chosen(seq: int) -> bool:
@@ -204,7 +205,7 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
         rows = []
         for e in events:
             if chosen(e.seq):
-                row = {"seq": e.seq, "undone": e.seq in undone, "text": tell(e),
+                row = {"seq": e.seq, "undone": e.seq in undone, "text": tell(e, edition),
                        "event": msgspec.to_builtins(e)}
                 if heads:
                     row["head"] = hashes[e.seq]
@@ -216,7 +217,7 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
             continue
         mark = "  (undone)" if event.seq in undone else ""
         prefix = "~" if event.seq in undone else " "
-        say(f"{prefix}{event.seq:>4}  {tell(event)}{mark}")
+        say(f"{prefix}{event.seq:>4}  {tell(event, edition)}{mark}")
         turn_over = isinstance(event, TurnEnded) and event.seq not in undone
         if boards and turn_over:
             assert state is not None

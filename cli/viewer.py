@@ -135,7 +135,7 @@ def document(log: GameLog) -> dict:
         label = side if names == [side] else f"{side} ({', '.join(names)})"
         sides.append({"side": side, "label": label, "players": members})
     texts = _Interned()
-    text_of = [texts.index(tell(e)) for e in events]
+    text_of = [texts.index(tell(e, state.edition)) for e in events]
     flags = [(1 if e.seq in undone else 0) | (2 if isinstance(e, TurnEnded) else 0)
              for e in events]
     ts = state.tileset

@@ -23,6 +23,7 @@ class Classic(Edition):
     colours = ("red", "green", "blue", "yellow", "black")
     reserve = (7, 0)  # CL-2
     figure = "follower"
+    roles = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}  # CL-4
     vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")
     tileset = "classic"
     contest = "majority"

@@ -61,6 +61,8 @@ class Edition:
     team_rule: ClassVar[str | None] = None
     #: the centre feature a meeple may attack from a tile around it (``planet@X,Y``), if any
     attack: ClassVar[str | None] = None
+    #: what a figure is called on each kind of feature (the classic thief, knight, ...)
+    roles: ClassVar[dict[str, str]] = {}
 
     def rule(self, role: str) -> str:
         """The rule id of a shared rule in this edition: ``players``, ``place``, ``unplaceable``,

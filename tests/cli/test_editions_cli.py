@@ -27,3 +27,16 @@ def test_a_classic_table_game_cites_classic_rules(tmp_path):
     run("place", game, 0, 1, 180)
     line = fail("deploy", game, "city:N", "--large")
     assert "(CL-2)" in line and "SW-" not in line
+
+
+def test_the_narrative_cites_the_games_own_edition():
+    from meeple.cli.narrate import tell
+    from meeple.engine.editions import EDITIONS
+    from meeple.events.model import MeeplePlaced, MeepleSkipped, TileSetAside
+
+    aside = TileSetAside(seq=9, player="red", tile="X", disposition="discarded")
+    assert tell(aside, EDITIONS["classic"]).endswith("(CL-3)")
+    assert tell(aside, EDITIONS["star-wars"]).endswith("(SW-3.2)")
+    farmer = MeeplePlaced(seq=9, player="red", target="field:Nw")
+    assert tell(farmer, EDITIONS["classic"]) == "red places a follower on field:Nw as a farmer (CL-4)"
+    assert tell(MeepleSkipped(seq=9, player="red"), EDITIONS["classic"]) == "red places no follower"

@@ -20,6 +20,7 @@ from meeple.cli.board import to_rich
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, fail, note, say
 from meeple.cli.tilesheet import sheet
+from meeple.engine.editions import EDITIONS
 from meeple.engine.tiles import compile_tileset
 from meeple.events.model import TileDrawn
 from meeple.events.tileset import TileSetDef, content_hash
@@ -102,7 +103,7 @@ def test_tile_ids_and_planet_names_in_the_text_sheet_stay_on_their_lines():
 
 def test_a_sentence_told_about_an_event_is_one_line():
     drawn = TileDrawn(seq=1, prev=None, player="red", tile=FAKE_ERROR)
-    assert tell(drawn) == "red draws W\\nmeeple: error: fake"
+    assert tell(drawn, EDITIONS["star-wars"]) == "red draws W\\nmeeple: error: fake"
 
 
 @pytest.fixture
