@@ -9,48 +9,190 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import stat
 import sys
 
 import msgspec
+import typer
 
 from meeple.cli.output import emit_json, say
+from meeple.cli.store import Failure
 from meeple.engine.check import verify
 from meeple.events import log as logfile
+from meeple.events.files import NotReadable, read_regular
+from meeple.events.text import escaped
 
 CHANCE_WORDS = {
     "revealed": " · sealed seed revealed: every draw and die verified",
     "sealed": " · sealed seed not revealed yet: draws and dice taken as recorded",
 }
 
+#: the largest expected snapshot read: as large as a game log may be
+EXPECT_LIMIT = logfile.MAX_FILE_BYTES
+#: how deeply a snapshot may nest; `show --json` writes 4 levels
+EXPECT_DEPTH = 32
+#: what ``--expect`` takes
+SNAPSHOT = "the expected snapshot must be a JSON object as written by `meeple show --json`"
+#: the fewest hex digits of a head hash ``--head`` takes (``status`` shows 12)
+HEAD_DIGITS = 12
+#: a line's hash, as in an event's ``prev``: not a difference between two events
+_LINK = "prev"
+_ABSENT = object()
+
 
 def expand(paths: list[str]) -> list[str]:
-    """Files as given; folders stand for the ``*.jsonl`` files in them, sorted."""
+    """Files as given; folders stand for the ``*.jsonl`` files in them, sorted.
+
+    Nothing is opened here: a FIFO or a link to a device named ``*.jsonl`` is left to the
+    reader, which refuses it as unreadable.
+
+    :raises Failure: a folder that cannot be listed (3) or holds no ``*.jsonl`` (1).
+    """
     files = []
     for path in paths:
-        if os.path.isdir(path):
-            files += sorted(os.path.join(path, n) for n in os.listdir(path) if n.endswith(".jsonl"))
-        else:
-            files.append(path)
+        files += games_in(path) if os.path.isdir(path) else [path]
     return files
 
 
-def check_file(path: str, expected: object | None = None) -> tuple[dict, int]:
-    """The report of one log and its exit code."""
+def games_in(folder: str) -> list[str]:
+    """The ``*.jsonl`` files directly in ``folder``, sorted; subfolders are not searched.
+
+    :raises Failure: the folder cannot be listed (3), or it holds no ``*.jsonl`` file (1),
+        naming how many subfolders were skipped.
+    """
+    names, skipped = [], 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".jsonl"):
+                    names.append(entry.name)
+                elif _is_folder(entry):
+                    skipped += 1
+    except OSError as exc:
+        raise Failure(f"{folder}: cannot list the folder: {exc.strerror}", 3) from None
+    if not names:
+        searched = (f"subfolders are not searched: {skipped} skipped (name them to check "
+                    "them)" if skipped else "subfolders are not searched")
+        raise Failure(f"{folder}: no game found: the folder holds no *.jsonl file; {searched}")
+    return [os.path.join(folder, name) for name in sorted(names)]
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def read_expected(path: str) -> dict:
+    """The snapshot ``--expect`` names: a JSON object of at most ``EXPECT_LIMIT`` bytes,
+    nested at most ``EXPECT_DEPTH`` deep, read from a regular file only.
+
+    :raises Failure: (1) unreadable, too large, not JSON, or not such an object.
+    """
+    try:
+        data = read_regular(path, EXPECT_LIMIT)
+    except NotReadable as exc:
+        raise Failure(f"{path}: cannot read the expected snapshot: {exc.reason}") from None
+    try:
+        value = msgspec.json.decode(data)
+    except RecursionError:
+        raise Failure(f"{path}: {SNAPSHOT}; this one is nested too deeply") from None
+    except msgspec.DecodeError as exc:
+        raise Failure(f"{path}: {SNAPSHOT}; this one is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise Failure(f"{path}: {SNAPSHOT}; this one is {_json_kind(value)}")
+    if _depth_over(value, EXPECT_DEPTH):
+        raise Failure(f"{path}: {SNAPSHOT}; this one is nested more than {EXPECT_DEPTH} deep")
+    return value
+
+
+def _json_kind(value: object) -> str:
+    if value is None or isinstance(value, bool):
+        return f"{msgspec.json.encode(value).decode()}, not an object"
+    kinds = {list: "a list", str: "a string", int: "a number", float: "a number"}
+    return f"{kinds.get(type(value), 'a value')}, not an object"
+
+
+def _depth_over(value: object, limit: int) -> bool:
+    """Whether a decoded JSON value nests lists and objects more than ``limit`` deep; walked
+    without recursion, so any depth is measured."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item \
+            if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
+def count_lines(path: str) -> int:
+    """Lines in a log file that could not be read as a game, as ``read`` counts them (a last
+    line without its newline is one): at most ``MAX_FILE_BYTES`` are read; a file that is
+    not a regular one, or cannot be opened, counts 0. Never blocks on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return 0
+        lines, left, last = 0, logfile.MAX_FILE_BYTES, b"\n"
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            lines += chunk.count(b"\n")
+            left -= len(chunk)
+            last = chunk[-1:]
+        return lines + (last != b"\n")
+    except OSError:
+        return 0
+    finally:
+        os.close(fd)
+
+
+def check_file(path: str, expected: object | None = None, head: str | None = None,
+               ) -> tuple[dict, int]:
+    """The report of one log and its exit code; with ``head`` (lower-case hex digits), also
+    where that head hash lies in the log (see ``head_report``)."""
     report: dict = {"file": path, "ok": False, "head": None, "lines": 0, "errors": []}
     try:
         log = logfile.read(path)
     except logfile.LogError as exc:
+        report["lines"] = count_lines(path)
         report["errors"].append({"line": exc.line, "seq": exc.seq, "kind": exc.kind,
                                  "field": exc.field, "message": exc.message})
+        if head is not None:
+            report.update(head_given=head, matches=None, line=None)
         return report, 3
     report["head"] = log.head
     report["lines"] = len(log.events)
+    code = _verify(report, log, expected)
+    if head is not None:
+        found = head_report(log.hashes, head)
+        report.update(found)
+        code = max(code, 0 if found["matches"] == "head" else 1)
+    return report, code
+
+
+def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
+    """Re-verify the game's rules (and compare its end with ``expected``) into ``report``;
+    returns the exit code."""
     verdict = verify(log.events)
     if verdict.finding is not None:
         f = verdict.finding
-        report["errors"].append({"line": f.line, "seq": f.seq, "kind": "rules", "rule": f.rule,
-                                 "message": f.message, "expected": f.expected, "found": f.found})
-        return report, 1
+        error = {"line": f.line, "seq": f.seq, "kind": "rules", "rule": f.rule,
+                 "message": f.message, "expected": f.expected, "found": f.found}
+        differences = event_differences(f.expected, f.found)
+        if differences:
+            error["differences"] = differences
+        report["errors"].append(error)
+        return 1
     state = verdict.state
     assert state is not None
     report["over"] = state.phase == "over"
@@ -65,31 +207,104 @@ def check_file(path: str, expected: object | None = None) -> tuple[dict, int]:
                                   "message": f"{where}: expected {want}, found {got}"}
                                  for where, want, got in differences[:20]]
             report["differences"] = len(differences)
-            return report, 1
+            return 1
     report["ok"] = True
-    return report, 0
+    return 0
+
+
+def head_report(hashes: list[str], given: str) -> dict:
+    """Where the head hash ``given`` (a prefix of lower-case hex digits) lies in a log whose
+    line hashes are ``hashes``: ``matches`` is ``head`` (the last line's), ``earlier`` (the
+    head after ``line``, an earlier line), ``none``, or ``ambiguous`` (several lines' hashes
+    start with it: ``candidates`` lists their lines); ``lines`` is the log's length."""
+    found = [number for number, full in enumerate(hashes, 1) if full.startswith(given)]
+    report: dict = {"head_given": given, "matches": "none", "line": None,
+                    "lines": len(hashes)}
+    if len(found) > 1:
+        report.update(matches="ambiguous", candidates=found)
+    elif found:
+        report.update(matches="head" if found[0] == len(hashes) else "earlier", line=found[0])
+    return report
+
+
+def head_words(path: str, report: dict) -> str:
+    """The sentence that says where ``--head`` lies in the log."""
+    given, line, lines = report["head_given"], report["line"], report["lines"]
+    match report["matches"]:
+        case "head":
+            return f"{given} is the head of {path}: line {line}, the last"
+        case "earlier":
+            return (f"{given} is the head after line {line} of {lines}: the log has "
+                    f"{lines - line} lines more since")
+        case "ambiguous":
+            where = ", ".join(str(n) for n in report["candidates"])
+            return (f"{given} starts the hashes of lines {where} of {path}: give more digits "
+                    "to tell them apart")
+        case "none":
+            return f"{given} is no head of {path}: none of its {lines} lines hashes to it"
+    return f"{given}: cannot tell whether it is a head of {path}: the log is unreadable"
+
+
+def head_argument(head: str, paths: list[str]) -> str:
+    """The ``--head`` value, checked: at least ``HEAD_DIGITS`` hex digits (at most 64), and
+    one GAME that is a file. Returned in lower case.
+
+    :raises Failure: (2) otherwise.
+    """
+    digits = head.lower()
+    if not HEAD_DIGITS <= len(digits) <= 64 or digits.strip("0123456789abcdef"):
+        raise Failure(f"--head takes a head hash: {HEAD_DIGITS} to 64 hex digits (as "
+                      f"`meeple status` shows), not {head!r}", 2)
+    if len(paths) != 1 or os.path.isdir(paths[0]):
+        raise Failure(f"--head compares with one GAME file; got {len(paths)} "
+                      f"{'paths' if len(paths) != 1 else 'folder'}", 2)
+    return digits
+
+
+def event_differences(expected: str | None, found: str | None) -> list[dict]:
+    """The fields in which a recorded event (``found``, JSON) differs from the rules' one
+    (``expected``), nested fields as ``realm.x``, ignoring the ``prev`` link:
+    ``[{field, recorded, rules}]``. Empty when either is not an event of the same type."""
+    try:
+        rules = msgspec.json.decode(expected) if expected else None
+        recorded = msgspec.json.decode(found) if found else None
+    except (msgspec.DecodeError, RecursionError):
+        return []
+    if not (isinstance(rules, dict) and isinstance(recorded, dict)) \
+            or rules.get("type") != recorded.get("type"):
+        return []
+    rules.pop(_LINK, None)
+    recorded.pop(_LINK, None)
+    return [{"field": where, "recorded": None if got is _ABSENT else got,
+             "rules": None if want is _ABSENT else want}
+            for where, want, got in _paths(rules, recorded)]
 
 
 def diff(want: object, got: object, where: str = "") -> list[tuple[str, str, str]]:
     """Paths where two JSON values differ, with both values."""
+    return [(path, _short(a), _short(b)) for path, a, b in _paths(want, got, where)]
+
+
+def _paths(want: object, got: object, where: str = "") -> list[tuple[str, object, object]]:
+    """Paths where two JSON values differ, with both values (``_ABSENT`` for a missing key)."""
     if isinstance(want, dict) and isinstance(got, dict):
         out = []
         for key in list(want) + [k for k in got if k not in want]:
-            out += diff(want.get(key, "<absent>"), got.get(key, "<absent>"),
-                        f"{where}.{key}" if where else str(key))
+            out += _paths(want.get(key, _ABSENT), got.get(key, _ABSENT),
+                          f"{where}.{key}" if where else str(key))
         return out
     if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
         out = []
         for i, (a, b) in enumerate(zip(want, got, strict=True)):
-            out += diff(a, b, f"{where}[{i}]")
+            out += _paths(a, b, f"{where}[{i}]")
         return out
-    if want != got:
-        return [(where or "$", _short(want), _short(got))]
+    if want is _ABSENT or got is _ABSENT or want != got:
+        return [(where or "$", want, got)]
     return []
 
 
 def _short(value: object) -> str:
-    text = msgspec.json.encode(value).decode() if value != "<absent>" else "nothing"
+    text = "nothing" if value is _ABSENT else msgspec.json.encode(value).decode()
     return text if len(text) <= 120 else text[:117] + "..."
 
 
@@ -97,21 +312,20 @@ def _check_one(path: str, expected: object | None) -> tuple[dict, int]:
     return check_file(path, expected)
 
 
-def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0) -> int:
+def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0,
+              head: str | None = None) -> int:
     """Check files (folders: their ``*.jsonl``), in ``jobs`` processes (0: one per core).
 
     Reports stream out in file order; only the small per-file reports are kept, for the
-    JSON document and the summary.
+    JSON document and the summary. With ``head``, the one GAME is also told whether that
+    hash is its head, the head after an earlier line, or none of its heads.
     """
-    expected = None
-    if expect is not None:
-        try:
-            with open(expect, "rb") as handle:
-                expected = msgspec.json.decode(handle.read())
-        except (OSError, msgspec.DecodeError, UnicodeDecodeError) as exc:
-            from meeple.cli.store import Failure
+    from meeple.cli.parallel import usable_jobs
 
-            raise Failure(f"{expect}: cannot read the expected snapshot: {exc}") from None
+    usable_jobs(jobs)
+    if head is not None:
+        return _run_head(paths[0] if paths else "", head_argument(head, paths), expect, as_json)
+    expected = read_expected(expect) if expect is not None else None
     files = expand(paths)
     reports, worst = [], 0
     with _progress(len(files), as_json) as advance:
@@ -132,7 +346,42 @@ def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0
     elif len(reports) != 1:
         say(f"{summary['games']} games: {summary['valid']} valid, {summary['invalid']} invalid, "
             f"{summary['unreadable']} unreadable or corrupt")
+    if worst:
+        verdict(reports, summary)
     return worst
+
+
+def _run_head(path: str, head: str, expect: str | None, as_json: bool) -> int:
+    """``check GAME --head HASH``: the usual report of GAME, and where HASH lies in it."""
+    expected = read_expected(expect) if expect is not None else None
+    report, code = check_file(path, expected, head)
+    if as_json:
+        emit_json(report)
+    else:
+        _say_report(report)
+        say(head_words(path, report))
+    if code:
+        verdict([report], None, head_words(path, report))
+    return code
+
+
+def verdict(reports: list[dict], summary: dict | None, head: str | None = None) -> None:
+    """The one ``meeple: error:`` line on stderr of a check that failed: the first fault, and
+    for several games how many failed. The reports themselves are the results, on stdout."""
+    failed = [report for report in reports if not report["ok"]]
+    first = _first_fault(failed[0]) if failed else head
+    if summary is not None and summary["games"] > 1:
+        first = (f"{len(failed)} of {summary['games']} games: {summary['invalid']} invalid, "
+                 f"{summary['unreadable']} unreadable or corrupt; the first: {first}")
+    # the same form as every command's error line: one line, every control character escaped
+    typer.echo(f"meeple: error: {escaped(f'check failed: {first}')}", err=True)
+
+
+def _first_fault(report: dict) -> str:
+    error = report["errors"][0]
+    where = f"{report['file']}:{error['line']}" if error.get("line") else report["file"]
+    rule = f" ({error['rule']})" if error.get("rule") else ""
+    return f"{where}: {error['kind']}: {error['message']}{rule}"
 
 
 def _results(files: list[str], expected: object | None, jobs: int):
@@ -170,7 +419,18 @@ def _say_report(report: dict) -> None:
         field = f" [field {error['field']}]" if error.get("field") and error["kind"] != "expect" \
             else ""
         say(f"{where}: {error['kind']}: {error['message']}{rule}{field}")
-        if error.get("expected"):
-            say(f"    expected: {error['expected']}")
-        if error.get("found"):
-            say(f"    found:    {error['found']}")
+        _say_recomputed(error)
+
+
+def _say_recomputed(error: dict) -> None:
+    """What a recomputed event differs in, field by field; both whole events only when they
+    are not of the same type."""
+    if error.get("differences"):
+        for difference in error["differences"]:
+            say(f"    {difference['field']}: recorded {_short(difference['recorded'])}, "
+                f"the rules give {_short(difference['rules'])}")
+        return
+    if error.get("expected"):
+        say(f"    expected: {error['expected']}")
+    if error.get("found"):
+        say(f"    found:    {error['found']}")

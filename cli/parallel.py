@@ -1,14 +1,41 @@
-"""Running one function over many inputs on all cores, results in input order."""
+"""Running one function over many inputs on all cores, results in input order.
+
+Inputs are fed to the worker processes lazily, never more than a few per worker ahead of
+the results taken, so a long or endless input costs no memory. Whatever goes wrong in a
+worker reaches the caller: its exception is raised again here (as ``WorkerError`` if it
+cannot cross the process boundary), a worker that dies is noticed, and the pool is
+terminated whenever the caller stops, so nothing waits for ever.
+"""
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
+import pickle
+import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from multiprocessing.pool import IMapIterator
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+#: the most processes a command may ask for
+MAX_JOBS = 256
+#: chunks of inputs handed out per worker before their results are taken
+AHEAD = 4
+#: the largest number of inputs sent to a worker at once
+MAX_CHUNK = 16
+#: seconds between two looks for a worker that died while its result is awaited
+WATCH = 0.5
+#: seconds the feed waits for room before it looks whether it was stopped
+_FEED_POLL = 0.05
+
+
+class WorkerError(Exception):
+    """A failure in a worker process that cannot be sent as it was: an exception that does
+    not survive pickling, or the worker process ending without a result."""
 
 
 def cores() -> int:
@@ -19,16 +46,130 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def usable_jobs(jobs: int) -> int:
+    """``--jobs`` checked: 0 (one process per core) to ``MAX_JOBS``.
+
+    :raises Failure: (2) outside that range.
+    """
+    if not 0 <= jobs <= MAX_JOBS:
+        from meeple.cli.store import Failure
+
+        raise Failure(f"--jobs must be 0 (one process per core) to {MAX_JOBS}; got {jobs}", 2)
+    return jobs
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iterator[R]:
     """``map(fn, items)`` in ``jobs`` processes (0: one per core), streaming, in input order.
 
-    With one job, or fewer than two items, it runs in this process.
+    With one job, or fewer than two items, it runs in this process. ``items`` is read
+    lazily, at most ``AHEAD`` chunks per worker ahead of the results taken. An exception
+    raised by ``fn`` in a worker is raised here; the pool is terminated when the caller
+    stops (an error, or closing this generator early).
     """
-    items = list(items)
-    jobs = jobs or cores()
-    if jobs <= 1 or len(items) < 2:
-        yield from map(fn, items)
+    jobs = min(jobs or cores(), MAX_JOBS)
+    items = iter(items)
+    # enough inputs to size the pool and its chunks as a whole list would
+    first = list(itertools.islice(items, max(jobs, 1) * 8 * MAX_CHUNK))
+    if jobs <= 1 or len(first) < 2:
+        yield from map(fn, itertools.chain(first, items))
         return
-    context = multiprocessing.get_context("fork")
-    with context.Pool(min(jobs, len(items))) as pool:
-        yield from pool.imap(fn, items, chunksize=max(1, min(16, len(items) // (jobs * 8))))
+    workers = min(jobs, len(first))
+    size = max(1, min(MAX_CHUNK, len(first) // (workers * 8)))
+    feed = _Feed(_chunks(itertools.chain(first, items), size), room=workers * AHEAD)
+    others = _children()
+    pool = multiprocessing.get_context("fork").Pool(workers)
+    try:
+        # chunks are made here, not by imap, whose chunked results cannot be awaited with a
+        # timeout
+        for results in _watched(pool.imap(_Guarded(fn), feed), _children() - others):
+            feed.taken()
+            yield from results
+    finally:
+        feed.stop()
+        pool.terminate()
+        pool.join()
+
+
+def _chunks(items: Iterator[T], size: int) -> Iterator[tuple[T, ...]]:
+    """``items`` in tuples of ``size`` (the last may be shorter), read as they are needed."""
+    while chunk := tuple(itertools.islice(items, size)):
+        yield chunk
+
+
+class _Feed(Generic[T]):
+    """The chunks of inputs, let through only while fewer than ``room`` wait for their
+    results to be taken.
+
+    The pool's task thread reads the feed; ``stop`` ends it within ``_FEED_POLL`` seconds,
+    so that terminating the pool never waits on a feed with no room.
+    """
+
+    def __init__(self, items: Iterator[T], room: int):
+        self._items = items
+        self._room = threading.Semaphore(room)
+        self._stopped = threading.Event()
+
+    def __iter__(self) -> Iterator[T]:
+        for item in self._items:
+            while not self._room.acquire(timeout=_FEED_POLL):
+                if self._stopped.is_set():
+                    return
+            if self._stopped.is_set():
+                return
+            yield item
+
+    def taken(self) -> None:
+        """The results of one chunk were taken: one more chunk may go."""
+        self._room.release()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+
+class _Guarded(Generic[T, R]):
+    """``fn`` as run in a worker over a chunk of inputs: any failure leaves as an exception
+    the caller can receive."""
+
+    def __init__(self, fn: Callable[[T], R]):
+        self.fn = fn
+
+    def __call__(self, chunk: tuple[T, ...]) -> list[R]:
+        try:
+            return [self.fn(item) for item in chunk]
+        except BaseException as exc:  # noqa: BLE001 - it must reach the caller, whatever it is
+            raise _portable(exc) from None
+
+
+def _portable(exc: BaseException) -> Exception:
+    """``exc`` itself if it survives pickling both ways as an ``Exception``, else a
+    ``WorkerError`` naming it: an exception that does not would leave the pool waiting."""
+    if isinstance(exc, Exception):
+        try:
+            pickle.loads(pickle.dumps(exc))
+            return exc
+        except Exception:  # noqa: BLE001, S110 - any failure to pickle means: send a stand-in
+            pass
+    return WorkerError(f"{type(exc).__name__} in a worker process: {exc}")
+
+
+def _children() -> set[int]:
+    """The process ids of this process's live children."""
+    return {child.pid for child in multiprocessing.active_children() if child.pid is not None}
+
+
+def _watched(results: IMapIterator, workers: set[int]) -> Iterator[list]:
+    """The pool's results, while the worker processes it started with live.
+
+    A worker that dies (killed, out of memory, or ending the process) never sends its
+    result, and the pool would wait for it for ever: a death is seen within ``WATCH``
+    seconds and raised as ``WorkerError``.
+    """
+    while True:
+        try:
+            yield results.next(timeout=WATCH)
+        except StopIteration:
+            return
+        except multiprocessing.TimeoutError:
+            if workers - _children():
+                raise WorkerError("a worker process ended without its result (killed, out of "
+                                  "memory, or it exited); the work was stopped") from None
