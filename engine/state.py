@@ -17,7 +17,8 @@ from meeple.engine.editions import EDITIONS, edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType, compile_tileset
-from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
+from meeple.events.model import MAX_NAME, SCHEMA_VERSION, Event, GameStarted, Spot
+from meeple.events.text import fields_of_game_started, first_control
 from meeple.events.tileset import content_hash, limits_fault
 
 
@@ -229,6 +230,14 @@ def check_setup(event: GameStarted) -> TileSet:
                                  rule=rule, legal="colours are " + ", ".join(edition.colours))
     if event.team:
         _check_teams(edition, colours)
+    for player in event.players:
+        if len(player.name) > MAX_NAME:
+            raise InvalidCommand(f"the name of {player.colour} has {len(player.name)} characters; "
+                                 f"the limit is {MAX_NAME}", rule=rule)
+    found = first_control(fields_of_game_started(event))
+    if found is not None:
+        raise InvalidCommand(f"{found[0]} holds the control character {found[1]}; names, "
+                             "colours, tile ids and set names may not", rule=rule)
     if event.mode == "digital" and (event.seed is None) == (event.seed_sha256 is None):
         raise InvalidCommand("a digital game records its seed, or only the seed's SHA-256 when "
                              "sealed; not both, not neither", rule=edition.rule("chance"))

@@ -11,13 +11,15 @@ is a consequence the rules dictate, written so people can read the log and so
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from meeple.events.tileset import TileSetDef
 
 SCHEMA_VERSION = 1
+#: the longest player name, in characters
+MAX_NAME = 100
 
 #: Star Wars colours (SW-1.5), then the classic box's blue and yellow (CL-2)
 Colour = Literal["red", "green", "black", "white", "orange", "blue", "yellow"]
@@ -37,7 +39,7 @@ class PlayerDef(_Data):
     """A seat at the table: its colour (SW-1.5) and a display name."""
 
     colour: Colour
-    name: str
+    name: Annotated[str, msgspec.Meta(max_length=MAX_NAME)]
 
 
 class Options(_Data):

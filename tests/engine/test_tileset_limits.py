@@ -2,6 +2,7 @@
 attack, section 1 and 2); a bundled name on other content is shown as a modified copy."""
 
 import importlib.resources
+import re
 
 import msgspec
 import pytest
@@ -72,3 +73,11 @@ def test_a_record_whose_name_differs_from_its_definition_is_refused():
     renamed = msgspec.structs.replace(first.tileset, name="my-box")
     with pytest.raises(InvalidCommand, match="recorded as 'my-box'"):
         check_setup(msgspec.structs.replace(first, tileset=renamed))
+
+
+@pytest.mark.parametrize("name, needle", [("Ann\x1b[2K\rok", "control character U+001B"),
+                                          ("Bob\u202e", "control character U+202E"),
+                                          ("x" * 101, "the limit is 100")])
+def test_player_names_are_refused_at_set_up_before_anything_is_written(name, needle):
+    with pytest.raises(InvalidCommand, match=re.escape(needle)):
+        new_game(["red", "black"], bundled(), names=[name, "B"], seed="1")
