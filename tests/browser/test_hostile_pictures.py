@@ -5,38 +5,14 @@ Skipped without Chromium or Playwright, unless ``MEEPLE_BROWSER_TESTS=required``
 """
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from helpers import run
 
-CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BUNDLED = Path(__file__).parents[2] / "engine" / "data" / "star-wars.json"
 
-
-def _missing(why: str):
-    if os.environ.get("MEEPLE_BROWSER_TESTS") == "required":
-        pytest.fail(f"browser tests are required here, but {why}")
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright is not installed (pip install -e '.[browser]')")
-    if not shutil.which(CHROMIUM):
-        _missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def hostile(n: int) -> str:

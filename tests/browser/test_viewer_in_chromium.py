@@ -4,11 +4,7 @@ Without Chromium or Playwright these tests are skipped, unless ``MEEPLE_BROWSER_
 (as CI sets it), which turns a missing browser into a failure.
 """
 
-import os
-import shutil
 from pathlib import Path
-
-import pytest
 
 from meeple.cli.store import load
 from meeple.engine.play import fold
@@ -20,29 +16,7 @@ FIXTURES = Path(__file__).parent.parent.parent / "fixtures"
 FOUR_PLAYERS = FIXTURES / "random_4p_seed_0.jsonl"
 BATTLE = FIXTURES / "worked_asteroid_battle_three_sides_tie_then_black_wins.jsonl"
 UNDO = FIXTURES / "undo_and_redo_inside_a_game_seed_0.jsonl"
-CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-
-def _missing(why: str):
-    if os.environ.get("MEEPLE_BROWSER_TESTS") == "required":
-        pytest.fail(f"browser tests are required here, but {why}")
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright is not installed (pip install -e '.[browser]')")
-    if not shutil.which(CHROMIUM):
-        _missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
 
 
 class Viewer:
