@@ -20,6 +20,13 @@ def _missing(why: str):
     pytest.skip(why)
 
 
+def pytest_collection_modifyitems(items):
+    """Browser tests take seconds each: they belong to the full run, not the everyday one."""
+    for item in items:
+        if "browser" in item.nodeid.split("/"):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="module")
 def browser():
     try:

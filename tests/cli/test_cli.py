@@ -68,6 +68,7 @@ def test_a_table_game_with_a_battle_played_to_the_end(tmp_path, battle_tiles):
     assert run_json("check", path)["ok"]
 
 
+@pytest.mark.slow
 def test_a_full_size_table_game_played_to_the_end(tmp_path):
     """Every one of the 75 tiles is typed in; unplaceable ones are set aside by the rules."""
     path = tmp_path / "t.jsonl"

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from meeple.engine.check import verify
 from meeple.events import log as logfile
 
@@ -21,6 +23,7 @@ def _race(path: str) -> list[tuple[int, str]]:
     return results
 
 
+@pytest.mark.slow
 def test_racing_commands_keep_one_chain(tmp_path):
     path = str(tmp_path / "g.jsonl")
     subprocess.run([*MEEPLE, "new", path, "--players", "red,black", "--seed", "race"],

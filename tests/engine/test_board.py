@@ -80,7 +80,8 @@ def two_curves() -> object:
     return msgspec.structs.replace(bundled(), name="two-curves", start="Z", tiles=(curves,))
 
 
-@pytest.mark.parametrize("edition", ["star-wars", "classic", "two-curves"])
+@pytest.mark.parametrize("edition", ["star-wars", "classic",
+                                     pytest.param("two-curves", marks=pytest.mark.slow)])
 def test_the_listing_equals_trial_placement_and_the_rules_check(edition):
     tileset = {"star-wars": bundled, "classic": classic, "two-curves": two_curves}[edition]()
     chooser = random.Random(edition)

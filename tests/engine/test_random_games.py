@@ -78,7 +78,7 @@ def play_to_the_end(first) -> None:
     assert live.tiles_left() == 0 and live.winners
 
 
-@pytest.mark.parametrize("block", range(10))
+@pytest.mark.parametrize("block", [0, *(pytest.param(b, marks=pytest.mark.slow) for b in range(1, 10))])
 def test_random_games_keep_their_invariants(block):
     tileset = bundled()
     for g in range(block * GAMES // 10, (block + 1) * GAMES // 10):
@@ -88,7 +88,7 @@ def test_random_games_keep_their_invariants(block):
                                  unplaceable="reshuffle" if g % 2 else "discard"))
 
 
-@pytest.mark.parametrize("block", range(5))
+@pytest.mark.parametrize("block", [0, *(pytest.param(b, marks=pytest.mark.slow) for b in range(1, 5))])
 def test_random_classic_games_keep_their_invariants(block):
     sets = {False: classic(), True: classic(fiesta=True)}
     for g in range(block * CLASSIC_GAMES // 5, (block + 1) * CLASSIC_GAMES // 5):

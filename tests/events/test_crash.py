@@ -10,6 +10,8 @@ import random
 import signal
 import time
 
+import pytest
+
 from meeple.engine.bots import random_move
 from meeple.engine.check import verify
 from meeple.engine.flow import awaiting
@@ -34,6 +36,7 @@ def _writer(path: str) -> None:
         logfile.append(path, events, log.head)
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_leaves_a_valid_or_torn_log(tmp_path):
     rng = random.Random(20261121)
     context = multiprocessing.get_context("fork")
