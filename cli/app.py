@@ -12,6 +12,7 @@ what it uses.
 # annotations from strings at each start, which cost a third of `meeple status`'s start-up.
 import functools
 import os
+import re
 from typing import Annotated
 
 import typer
@@ -49,8 +50,9 @@ def _options(
     """Options for every command."""
     from meeple.events import log as logfile
 
-    logfile.configure_locks(timeout=lock_timeout, notify=lambda text: note(f"meeple: {text}"))
     try:
+        logfile.configure_locks(timeout=lock_timeout,
+                                notify=lambda text: note(f"meeple: {text}"))
         logfile.lock_timeout()
     except ValueError as exc:
         fail(str(exc), 2)
@@ -265,12 +267,12 @@ def place(
     """Place the drawn tile; with --meeple or --no-meeple also finish the turn."""
     from meeple.engine.commands import PlaceMeeple, PlaceTile, SkipMeeple
 
-    if meeple and no_meeple:
+    if meeple is not None and no_meeple:
         fail("--meeple and --no-meeple exclude each other", 2)
-    if large and not meeple:
+    if large and meeple is None:
         fail("--large goes with --meeple TARGET", 2)
     commands: list = [PlaceTile(x, y, rotation)]
-    if meeple:
+    if meeple is not None:
         commands.append(PlaceMeeple(meeple, large))
     elif no_meeple:
         commands.append(SkipMeeple())
@@ -340,10 +342,10 @@ def roll(game: Game,
     rolls: dict[str, tuple[int, ...]] = {}
     for item in dice:
         who, _, values = item.partition("=")
-        try:
-            rolls[who.strip()] = tuple(int(v) for v in values.split(","))
-        except ValueError:
+        numbers = values.split(",")
+        if not all(re.fullmatch(r"\s*-?[0-9]+\s*", n) for n in numbers):
             fail(f"cannot read dice {item!r}: write COLOR=N or COLOR=N,N (e.g. red=4,6)", 2)
+        rolls[who.strip()] = tuple(int(n) for n in numbers)
     _act(game, [RollDice(rolls)], as_json)
 
 

@@ -47,10 +47,18 @@ def note(text: str) -> None:
     typer.echo(escaped(text, newlines=True), err=True)
 
 
+#: the longest error line: a hostile argument or file name is cut in the middle, not echoed whole
+ERROR_LIMIT = 2000
+
+
 def fail(message: str, code: int) -> NoReturn:
-    """One error line on stderr (every control character escaped, newlines too), then exit
-    with ``code``."""
-    typer.echo(f"meeple: error: {escaped(message)}", err=True)
+    """One error line on stderr (every control character escaped, newlines too; at most
+    ``ERROR_LIMIT`` characters), then exit with ``code``."""
+    text = escaped(message)
+    if len(text) > ERROR_LIMIT:
+        cut = len(text) - ERROR_LIMIT
+        text = f"{text[:ERROR_LIMIT // 2]}…({cut:,} characters cut)…{text[-ERROR_LIMIT // 2:]}"
+    typer.echo(f"meeple: error: {text}", err=True)
     raise typer.Exit(code)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from meeple.cli.output import emit_json, say
 from meeple.cli.store import Failure, load_tileset
-from meeple.engine.bots import run_turns
+from meeple.engine.bots import BOTS, run_turns
 from meeple.engine.play import settle
 from meeple.engine.setup import new_game
 from meeple.engine.state import start
@@ -145,6 +145,8 @@ def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, 
     check_games(games)
     usable_jobs(jobs)
     check_seed(seed, games)
+    if bot not in BOTS:
+        raise Failure(f"unknown bot {bot!r}; bots: " + ", ".join(BOTS), 2)
     tileset = tileset or load_tileset(None)
     new_game(players, tileset, seed=seed, team=team, unplaceable=unplaceable)
     prepare_folder(out)

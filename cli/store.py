@@ -202,6 +202,8 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
 
     :raises Failure: unreadable, oversized or malformed file, naming the field (exit 2).
     """
+    if source == "":
+        raise Failure("--tileset takes a tile set file; the name given is empty", 2)
     name = source or "star-wars"
     if name in BUNDLED:
         data = bundled_bytes(name)
@@ -251,7 +253,7 @@ def game_tileset(edition: str | None, source: str | None,
         chosen = edition_named(edition or DEFAULT)
     except RulesError as exc:
         raise Failure(str(exc), 2) from None
-    definition = load_tileset(source or chosen.tileset)
+    definition = load_tileset(chosen.tileset if source is None else source)
     if edition is not None and definition.edition != edition:
         raise Failure(f"{source}: a tile set of the {definition.edition} edition, not "
                       f"{edition}", 2)

@@ -475,6 +475,10 @@ def _open_regular(name: str, flags: int) -> int:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise LogError("unreadable", name, f"is {kind_of(mode)}, not a game log (a regular file)")
+        if flags & (os.O_WRONLY | os.O_RDWR) and not mode & 0o222:
+            # root may write any file: a log someone marked read-only is kept as it is anyway
+            raise LogError("write", name, f"is read-only (mode {stat.S_IMODE(mode):04o}): a game "
+                           "log marked read-only is never written; nothing was written")
         os.set_blocking(fd, True)
     except OSError as exc:
         os.close(fd)

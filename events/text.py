@@ -52,6 +52,9 @@ def fields_of_game_started(event: object) -> Iterator[tuple[str, str]]:
     for i, player in enumerate(getattr(event, "players", ())):
         yield f"players[{i}].name", player.name
         yield f"players[{i}].colour", player.colour
+    seed = getattr(event, "seed", None)
+    if isinstance(seed, str):
+        yield "seed", seed
     record = getattr(event, "tileset", None)
     if record is None:
         return
