@@ -8,6 +8,7 @@ Benchmarks are not tests: nothing here asserts a time.
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import shutil
@@ -97,10 +98,11 @@ def _edition(results: dict, prefix: str, tileset, players: list[str], quick: boo
     logs = [log for _, log in games]
     positions = _mid_game_positions(logs)
     results[f"{prefix}legal_moves"] = 1e6 * statistics.median(
-        _median_time(lambda s=s: all_moves(s), repeats, 20) for s in positions
+        _median_time(functools.partial(all_moves, s), repeats, 20) for s in positions
     )
-    commands = [command_of(e) for e in logs[0][1:]
-                if isinstance(e, (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack))]
+    commands = [command for e in logs[0][1:]
+                if isinstance(e, (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack))
+                and (command := command_of(e)) is not None]
     first = logs[0][0]
     assert isinstance(first, GameStarted)
 
@@ -141,7 +143,7 @@ def run(quick: bool) -> dict:
                     quick, repeats)
     shutil.rmtree(os.path.dirname(path))
 
-    report = {
+    report: dict[str, dict] = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
                     "cpus": os.cpu_count()},
         "baseline": {"decode_line_us": 1e6 * decode_s, "dict_lookups_1000_us": 1e6 * lookups_s},
@@ -150,7 +152,7 @@ def run(quick: bool) -> dict:
     }
     for name, value in results.items():
         unit, target, how = TARGETS[name]
-        entry = {"value": round(value, 3), "unit": unit}
+        entry: dict[str, object] = {"value": round(value, 3), "unit": unit}
         if unit in ("us", "ms"):
             seconds = value / (1e6 if unit == "us" else 1e3)
             entry["x_decode_line"] = round(seconds / decode_s, 1)

@@ -12,6 +12,8 @@ along the margins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from meeple.engine.state import GameState
 from meeple.events.text import escaped
 
@@ -56,7 +58,8 @@ def draw_tile(state: GameState, x: int, y: int, *, unicode: bool) -> list[list[C
     return draw(placed.tile, placed.r, meeples, unicode=unicode)
 
 
-def draw(tile, r: int, meeples: list[tuple[str, bool, int]], *, unicode: bool) -> list[list[Cell]]:
+def draw(tile, r: int, meeples: Sequence[tuple[str, bool, int]], *,
+         unicode: bool) -> list[list[Cell]]:
     """The 3 by 5 character cells of a tile type turned ``r`` quarter turns."""
     o = tile.orientations[r]
     g: list[list[Cell]] = [[(" ", None)] * 5 for _ in range(3)]
@@ -130,7 +133,7 @@ def render(state: GameState, *, width: int, unicode: bool, highlight: tuple[int,
     cols = (0, 2, 4) if compact else (0, 1, 2, 3, 4)
     step = len(cols)
     lines: list[list[Cell]] = []
-    header = [(" ", None)] * margin
+    header: list[Cell] = [(" ", None)] * margin
     for x in range(x0, x1 + 1):
         label = str(x)
         header += [(ch, "dim") for ch in label.center(step)[:step]]

@@ -11,6 +11,7 @@ import functools
 import os
 import stat
 import sys
+from collections.abc import Sequence
 
 import msgspec
 import typer
@@ -201,18 +202,18 @@ def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
     if expected is not None:
         from meeple.cli.views import export
 
-        differences = diff(expected, msgspec.json.decode(msgspec.json.encode(export(state))))
-        if differences:
+        found = diff(expected, msgspec.json.decode(msgspec.json.encode(export(state))))
+        if found:
             report["errors"] += [{"line": None, "seq": None, "kind": "expect", "field": where,
                                   "message": f"{where}: expected {want}, found {got}"}
-                                 for where, want, got in differences[:20]]
-            report["differences"] = len(differences)
+                                 for where, want, got in found[:20]]
+            report["differences"] = len(found)
             return 1
     report["ok"] = True
     return 0
 
 
-def head_report(hashes: list[str], given: str) -> dict:
+def head_report(hashes: Sequence[str], given: str) -> dict:
     """Where the head hash ``given`` (a prefix of lower-case hex digits) lies in a log whose
     line hashes are ``hashes``: ``matches`` is ``head`` (the last line's), ``earlier`` (the
     head after ``line``, an earlier line), ``none``, or ``ambiguous`` (several lines' hashes

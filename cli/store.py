@@ -18,7 +18,7 @@ from meeple.engine.errors import RulesError
 from meeple.engine.state import GameState, seal
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
-from meeple.events.model import Event
+from meeple.events.model import Event, GameStarted
 from meeple.events.text import control_char, escaped
 from meeple.events.tileset import (
     BUNDLED,
@@ -105,7 +105,7 @@ def create_sealed(path: str, events: list[Event], seed: str) -> str | None:
 def read_secret(path: str, events: list[Event]) -> str | None:
     """A sealed game's seed, if its file is here."""
     first = events[0]
-    if getattr(first, "seed_sha256", None) is None:
+    if not isinstance(first, GameStarted) or first.seed_sha256 is None:
         return None
     try:
         with open(seed_file(path)) as handle:

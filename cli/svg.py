@@ -249,7 +249,7 @@ def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, boo
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
     spots = anchors(placed.tile, placed.r)
-    found = []
+    found: list[tuple[tuple[float, float], str, bool, str]] = []
     slot = 0
     for index, node in enumerate(placed.nodes):
         for colour, large, where in state.realms.realm(node).meeples:

@@ -65,8 +65,8 @@ def greedy_move(state: GameState) -> Command:
         best = max((points for points, _ in options), default=0)
         if best <= 0:
             return SkipMeeple()
-        top = [t for points, t in options if points == best]
-        return PlaceMeeple(top[_pick(state, "target", len(top))], not small)
+        targets = [t for points, t in options if points == best]
+        return PlaceMeeple(targets[_pick(state, "target", len(targets))], not small)
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
 
 

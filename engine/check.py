@@ -175,17 +175,14 @@ def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
         return Finding(event.seq, "a sealed game ends only when the holder of its seed reveals "
                        "it: this game_ended reveals no seed that matches the commitment",
                        "SW-5.6", "game_ended with the seed", _text(event))
-    if isinstance(event, TileDrawn) and state.phase == "draw":
-        command: Command = DrawTile(event.tile)
-        expect = decide_draw
-    elif isinstance(event, DiceRolled) and state.battle is not None:
-        command = RollDice({r.side: r.values for r in event.rolls})
-        expect = decide_roll
-    else:
-        return Finding(event.seq, "the sealed game was waiting for a draw or a roll here", None,
-                       "tile_drawn or dice_rolled", _text(event))
     try:
-        decided = expect(state, command)
+        if isinstance(event, TileDrawn) and state.phase == "draw":
+            decided = decide_draw(state, DrawTile(event.tile))
+        elif isinstance(event, DiceRolled) and state.battle is not None:
+            decided = decide_roll(state, RollDice({r.side: r.values for r in event.rolls}))
+        else:
+            return Finding(event.seq, "the sealed game was waiting for a draw or a roll here",
+                           None, "tile_drawn or dice_rolled", _text(event))
     except RulesError as exc:
         return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event))
     if not _same(decided, event):

@@ -7,6 +7,8 @@ forbid, each with the rule id and what would be legal.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from meeple.engine.board import (
     placements,
     planets_around,
@@ -60,15 +62,38 @@ def decide(state: GameState, command: Command) -> list[Event]:
     :raises InvalidCommand: malformed command.
     :raises IllegalMove: the rules forbid it (rule id and legal options in the message).
     """
-    if isinstance(command, Undo):
-        return [_undo(state, command)]
-    if isinstance(command, Redo):
-        return [_redo(state, command)]
+    match command:
+        case Undo():
+            return [_undo(state, command)]
+        case Redo():
+            return [_redo(state, command)]
+        case PlaceTile():
+            _require(state, "place")
+            return [_place_tile(state, command)]
+        case PlaceMeeple():
+            _require(state, "meeple")
+            return [_place_meeple(state, command)]
+        case SkipMeeple():
+            _require(state, "meeple")
+            return [_skip(state, command)]
+        case TakeBack():
+            _require(state, "meeple")
+            return [_take_back(state, command)]
+        case DrawTile():
+            _require(state, "draw")
+            return [decide_draw(state, command)]
+        case RollDice():
+            _require(state, "dice")
+            return [decide_roll(state, command)]
+        case _:
+            assert_never(command)
+
+
+def _require(state: GameState, needs: str) -> None:
+    """Refuse a command the game is not waiting for, saying what it waits for."""
     waiting = awaiting(state)
-    handler, needs = _DISPATCH[type(command)]
     if waiting != needs:
         _wrong_phase(state, waiting, needs)
-    return [handler(state, command)]
 
 
 def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
@@ -285,7 +310,7 @@ def followers_to_take_back(state: GameState) -> list[Spot]:
         return []
     colour = state.player
     spots = state.realms.spots
-    found = []
+    found: list[int] = []
     for realm in state.realms.data:
         if realm is not None:
             found.extend(node for who, _, node in realm.meeples if who == colour)
@@ -415,11 +440,3 @@ def _redo(state: GameState, command: Redo) -> Event:
     return Redone(seq=state.next_seq, steps=tuple(s.seq for s in reversed(steps)))
 
 
-_DISPATCH = {
-    PlaceTile: (_place_tile, "place"),
-    PlaceMeeple: (_place_meeple, "meeple"),
-    SkipMeeple: (_skip, "meeple"),
-    TakeBack: (_take_back, "meeple"),
-    DrawTile: (decide_draw, "draw"),
-    RollDice: (decide_roll, "dice"),
-}

@@ -8,14 +8,18 @@ steps that remain in effect.
 
 from __future__ import annotations
 
+from typing import assert_never, cast
+
 from meeple.engine.board import lay
 from meeple.engine.state import Battle, GameState, Step, start
 from meeple.events.model import (
+    AnyEvent,
     BattleEnded,
     BattleStarted,
     DiceRolled,
     Event,
     GameEnded,
+    GameStarted,
     MeeplePlaced,
     MeepleReturned,
     MeepleSkipped,
@@ -140,8 +144,39 @@ def _play_steps(state: GameState, steps: list[Step]) -> None:
 
 
 def _apply(state: GameState, event: Event) -> None:
-    handler = _HANDLERS[type(event)]
-    handler(state, event)
+    """Change the state as one recorded event says (already recorded as a step)."""
+    any_event = cast(AnyEvent, event)
+    match any_event:
+        case TileDrawn():
+            _tile_drawn(state, any_event)
+        case TileSetAside():
+            _tile_set_aside(state, any_event)
+        case TilePlaced():
+            _tile_placed(state, any_event)
+        case MeeplePlaced():
+            _meeple_placed(state, any_event)
+        case MeepleSkipped():
+            _meeple_skipped(state, any_event)
+        case MeepleTakenBack():
+            _meeple_taken_back(state, any_event)
+        case BattleStarted():
+            _battle_started(state, any_event)
+        case DiceRolled():
+            _dice_rolled(state, any_event)
+        case PointsScored():
+            _points_scored(state, any_event)
+        case MeepleReturned():
+            _meeple_returned(state, any_event)
+        case BattleEnded():
+            _battle_ended(state, any_event)
+        case TurnEnded():
+            _turn_ended(state, any_event)
+        case GameEnded():
+            _game_ended(state, any_event)
+        case GameStarted() | Undone() | Redone():
+            raise FoldError(f"{type(event).__name__} is not applied as a step's event")
+        case _:
+            assert_never(any_event)
 
 
 def _tile_drawn(state: GameState, event: TileDrawn) -> None:
@@ -247,20 +282,3 @@ def _turn_ended(state: GameState, event: TurnEnded) -> None:
 def _game_ended(state: GameState, event: GameEnded) -> None:
     state.winners = event.winners
     state.phase = "over"
-
-
-_HANDLERS = {
-    TileDrawn: _tile_drawn,
-    TileSetAside: _tile_set_aside,
-    TilePlaced: _tile_placed,
-    MeeplePlaced: _meeple_placed,
-    MeepleSkipped: _meeple_skipped,
-    MeepleTakenBack: _meeple_taken_back,
-    BattleStarted: _battle_started,
-    DiceRolled: _dice_rolled,
-    PointsScored: _points_scored,
-    MeepleReturned: _meeple_returned,
-    BattleEnded: _battle_ended,
-    TurnEnded: _turn_ended,
-    GameEnded: _game_ended,
-}

@@ -11,9 +11,9 @@ borders (CL-6). Nothing here scans the board.
 
 from __future__ import annotations
 
-from meeple.events.model import Spot
+from meeple.events.model import Colour, Spot
 
-Meeple = tuple[str, bool, int]
+Meeple = tuple[Colour, bool, int]
 """A meeple on the board: (colour, large, node it stands on)."""
 
 

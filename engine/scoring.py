@@ -44,7 +44,7 @@ def farm_points(state: GameState, realm: Realm) -> tuple[int, int]:
     find = state.realms.find
     data = state.realms.data
     roots = {find(node) for node in realm.cities or ()}
-    cities = sum(1 for root in roots if data[root].open == 0)  # type: ignore[union-attr]
+    cities = sum(1 for root in roots if (city := data[root]) is not None and city.open == 0)
     return FARM_POINTS_PER_CITY * cities, cities
 
 

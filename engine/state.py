@@ -8,6 +8,8 @@ builds the state the first event describes.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from typing import cast
 
 import msgspec
 
@@ -17,7 +19,7 @@ from meeple.engine.editions import EDITIONS, edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType, compile_tileset
-from meeple.events.model import MAX_NAME, SCHEMA_VERSION, Event, GameStarted, Spot
+from meeple.events.model import MAX_NAME, SCHEMA_VERSION, Colour, Event, GameStarted, Spot
 from meeple.events.text import fields_of_game_started, first_control
 from meeple.events.tileset import content_hash, limits_fault
 
@@ -162,9 +164,9 @@ class GameState(msgspec.Struct):
         )
 
     @property
-    def player(self) -> str:
+    def player(self) -> Colour:
         """The colour whose turn it is."""
-        return self.players[self.current]
+        return cast(Colour, self.players[self.current])
 
     @property
     def edition(self) -> Edition:
@@ -261,7 +263,7 @@ def check_setup(event: GameStarted) -> TileSet:
     return compile_tileset(record.definition)
 
 
-def _check_teams(edition: Edition, colours: list[str]) -> None:
+def _check_teams(edition: Edition, colours: Sequence[str]) -> None:
     """SW-8.1: two teams of two, seated so that factions alternate."""
     rule = edition.team_rule
     if rule is None:
@@ -299,7 +301,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
             raise InvalidCommand("this seed is not the one the game committed to (its SHA-256 "
                                  "differs from seed_sha256 in game_started)",
                                  rule=edition.rule("chance"))
-    colours = tuple(p.colour for p in event.players)
+    colours: tuple[str, ...] = tuple(p.colour for p in event.players)
     # SW-8: a team's side is its faction (rebel or empire)
     side_of = {c: (edition.factions[c] if event.team else c) for c in colours}
     sides = tuple(dict.fromkeys(side_of[c] for c in colours))

@@ -35,21 +35,21 @@ class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Base of the plain data carried inside events."""
 
 
-class PlayerDef(_Data):
+class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True):
     """A seat at the table: its colour (SW-1.5) and a display name."""
 
     colour: Colour
     name: Annotated[str, msgspec.Meta(max_length=MAX_NAME)]
 
 
-class Options(_Data):
+class Options(_Data, frozen=True, forbid_unknown_fields=True):
     """Game options: SW-3.2 (unplaceable tiles) and the undo policy."""
 
     unplaceable: Unplaceable = "discard"
     undo: UndoPolicy = "turn"
 
 
-class TileSetRecord(_Data):
+class TileSetRecord(_Data, frozen=True, forbid_unknown_fields=True):
     """The tile set a game is played with, in full, with its content hash (SW-1.1)."""
 
     name: str
@@ -57,7 +57,7 @@ class TileSetRecord(_Data):
     definition: TileSetDef
 
 
-class Spot(_Data):
+class Spot(_Data, frozen=True, forbid_unknown_fields=True):
     """A feature of a placed tile: ``x``, ``y`` and the target syntax (``route:E``, ``planet``)."""
 
     x: int
@@ -65,21 +65,21 @@ class Spot(_Data):
     feature: str
 
 
-class BattleSide(_Data):
+class BattleSide(_Data, frozen=True, forbid_unknown_fields=True):
     """A side in a battle and the number of dice it rolls (SW-5.2)."""
 
     side: str
     dice: int
 
 
-class Roll(_Data):
+class Roll(_Data, frozen=True, forbid_unknown_fields=True):
     """The dice one side rolled in one battle round (SW-5.3)."""
 
     side: str
     values: tuple[int, ...]
 
 
-class SideScore(_Data):
+class SideScore(_Data, frozen=True, forbid_unknown_fields=True):
     """A side's total score."""
 
     side: str
@@ -99,7 +99,7 @@ class Event(
     prev: str | None = None
 
 
-class GameStarted(Event, tag="game_started", kw_only=True):
+class GameStarted(Event, tag="game_started", kw_only=True, frozen=True):
     """Set-up (SW-1, SW-2): everything needed to replay the game without outside data.
 
     ``seed`` is the random seed in digital mode (draws and dice come from it,
@@ -119,14 +119,14 @@ class GameStarted(Event, tag="game_started", kw_only=True):
     seed_sha256: str | None = None
 
 
-class TileDrawn(Event, tag="tile_drawn", kw_only=True):
+class TileDrawn(Event, tag="tile_drawn", kw_only=True, frozen=True):
     """A player draws a tile (SW-3.1); from the seeded pile, or entered in table mode."""
 
     player: Colour
     tile: str
 
 
-class TileSetAside(Event, tag="tile_set_aside", kw_only=True):
+class TileSetAside(Event, tag="tile_set_aside", kw_only=True, frozen=True):
     """The drawn tile has no legal placement and is set aside (SW-3.2).
 
     ``disposition`` is ``discarded`` (removed from the game) or ``reshuffled``
@@ -139,7 +139,7 @@ class TileSetAside(Event, tag="tile_set_aside", kw_only=True):
     position: int | None = None
 
 
-class TilePlaced(Event, tag="tile_placed", kw_only=True):
+class TilePlaced(Event, tag="tile_placed", kw_only=True, frozen=True):
     """A player places the drawn tile at ``x``, ``y`` turned ``rotation`` degrees clockwise (SW-3.1)."""
 
     player: Colour
@@ -149,7 +149,7 @@ class TilePlaced(Event, tag="tile_placed", kw_only=True):
     rotation: Rotation
 
 
-class MeeplePlaced(Event, tag="meeple_placed", kw_only=True):
+class MeeplePlaced(Event, tag="meeple_placed", kw_only=True, frozen=True):
     """A player places a meeple from reserve on ``target`` (SW-4.1 to SW-4.3).
 
     ``target`` uses the command-line syntax: ``route:E``, ``asteroid:N``,
@@ -161,26 +161,26 @@ class MeeplePlaced(Event, tag="meeple_placed", kw_only=True):
     large: bool = False
 
 
-class MeepleSkipped(Event, tag="meeple_skipped", kw_only=True):
+class MeepleSkipped(Event, tag="meeple_skipped", kw_only=True, frozen=True):
     """A player places no meeple this turn (SW-4.1)."""
 
     player: Colour
 
 
-class BattleStarted(Event, tag="battle_started", kw_only=True):
+class BattleStarted(Event, tag="battle_started", kw_only=True, frozen=True):
     """A realm holds meeples of two or more sides: a battle begins (SW-5.1, SW-5.2)."""
 
     realm: Spot
     sides: tuple[BattleSide, ...]
 
 
-class DiceRolled(Event, tag="dice_rolled", kw_only=True):
+class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
     """One round of a battle: the dice every side still in it rolled (SW-5.3, SW-5.6)."""
 
     rolls: tuple[Roll, ...]
 
 
-class PointsScored(Event, tag="points_scored", kw_only=True):
+class PointsScored(Event, tag="points_scored", kw_only=True, frozen=True):
     """Points for a side, with the reason and the rule that gives them.
 
     ``realm`` for a completed realm (SW-6.3, CL-5), ``final`` for an incomplete one
@@ -201,7 +201,7 @@ class PointsScored(Event, tag="points_scored", kw_only=True):
     cities: int = 0
 
 
-class MeepleTakenBack(Event, tag="meeple_taken_back", kw_only=True):
+class MeepleTakenBack(Event, tag="meeple_taken_back", kw_only=True, frozen=True):
     """La Fiesta (CL-7): after placing a festival tile, a player takes one of their own
     followers on the board back to their supply instead of placing one."""
 
@@ -209,7 +209,7 @@ class MeepleTakenBack(Event, tag="meeple_taken_back", kw_only=True):
     spot: Spot
 
 
-class MeepleReturned(Event, tag="meeple_returned", kw_only=True):
+class MeepleReturned(Event, tag="meeple_returned", kw_only=True, frozen=True):
     """A meeple goes back to its owner's reserve (SW-5.4, SW-6.1)."""
 
     player: Colour
@@ -217,21 +217,21 @@ class MeepleReturned(Event, tag="meeple_returned", kw_only=True):
     spot: Spot
 
 
-class BattleEnded(Event, tag="battle_ended", kw_only=True):
+class BattleEnded(Event, tag="battle_ended", kw_only=True, frozen=True):
     """One side is left in the battle and holds the realm (SW-5.3)."""
 
     realm: Spot
     winner: str
 
 
-class TurnEnded(Event, tag="turn_ended", kw_only=True):
+class TurnEnded(Event, tag="turn_ended", kw_only=True, frozen=True):
     """The turn of ``player`` is over (SW-2.2)."""
 
     player: Colour
     turn: int
 
 
-class GameEnded(Event, tag="game_ended", kw_only=True):
+class GameEnded(Event, tag="game_ended", kw_only=True, frozen=True):
     """No tile is left to draw (SW-7.1): final scores and winners, ties sharing the victory (SW-7.3).
 
     In a sealed game ``seed`` reveals the seed whose SHA-256 ``game_started`` recorded.
@@ -242,7 +242,7 @@ class GameEnded(Event, tag="game_ended", kw_only=True):
     seed: str | None = None
 
 
-class Undone(Event, tag="undone", kw_only=True):
+class Undone(Event, tag="undone", kw_only=True, frozen=True):
     """Steps taken back, by the ``seq`` of the event that began each, newest first.
 
     Nothing is deleted: the undone lines stay in the log (DESIGN.md, undo policy).
@@ -251,7 +251,7 @@ class Undone(Event, tag="undone", kw_only=True):
     steps: tuple[int, ...]
 
 
-class Redone(Event, tag="redone", kw_only=True):
+class Redone(Event, tag="redone", kw_only=True, frozen=True):
     """Steps that were undone are applied again, by the ``seq`` that began each, oldest first."""
 
     steps: tuple[int, ...]
