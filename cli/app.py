@@ -544,13 +544,33 @@ def demo(
 @guarded
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="Fewer repeats.")] = False,
+    against: Annotated[str | None, typer.Option(
+        help="A saved `bench --json` report: show each figure as a ratio to it.",
+        metavar="OLD.json")] = None,
     as_json: Json = False,
 ) -> None:
-    """Measure the engine: legal moves, apply, replay, check, random games, start-up."""
-    from meeple.cli import bench as benchmarks
+    """Measure the engine in CPU time: legal moves, apply, copy, playouts, replay, check,
+    random games, start-up."""
+    import msgspec
 
+    from meeple.cli import bench as benchmarks
+    from meeple.cli.store import Failure
+    from meeple.events.files import NotReadable, read_regular
+
+    old = None
+    if against is not None:
+        try:
+            old = msgspec.json.decode(read_regular(against, 1 << 20))
+        except (NotReadable, msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise Failure(f"{against}: cannot read a saved bench report: {exc}", 2) from None
+        if not isinstance(old, dict) or not isinstance(old.get("results"), dict):
+            raise Failure(f"{against}: not a `meeple bench --json` report", 2)
     report = benchmarks.run(quick)
-    emit_json(report) if as_json else say(benchmarks.render(report))
+    ratios = benchmarks.against(report, old) if old is not None else None
+    if as_json:
+        emit_json({**report, "against": ratios} if ratios is not None else report)
+    else:
+        say(benchmarks.render(report, ratios))
 
 
 @app.command()

@@ -65,9 +65,9 @@ def play(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     :raises InvalidCommand, IllegalMove: from ``decide``; the state is then unchanged (if
         consequences were pending, they are written on a copy first).
     """
+    pending: list[Event] = []
     if next_event(state) is not None:
-        state = state.copy()
-    state, pending = settle(state)
+        state, pending = settle(state.copy())
     events = decide(state, command)
     for event in events:
         state = evolve(state, event)
