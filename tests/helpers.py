@@ -7,21 +7,23 @@ import json
 import msgspec
 from typer.testing import CliRunner
 
-from meeple.cli.app import app
-from meeple.cli.store import game_tileset, load_tileset
 from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
 from meeple.engine.flow import awaiting
 from meeple.engine.play import play, settle
 from meeple.engine.setup import new_game
 from meeple.engine.state import GameState, start
 from meeple.events.model import Event
-from meeple.events.tileset import TileSetDef
+from meeple.events.tileset import TileSetDef, with_expansion
+from meeple.events.tileset import bundled as bundled_set
 
 runner = CliRunner()
 
 
 def run(*args, code=0):
-    """Run the CLI in-process; the exit code must be ``code`` and no traceback shown."""
+    """Run the CLI in-process; the exit code must be ``code`` and no traceback shown.
+    (The CLI is imported here, so that engine tests using the other helpers never load it.)"""
+    from meeple.cli.app import app
+
     result = runner.invoke(app, [str(a) for a in args])
     assert result.exit_code == code, (result.stdout, result.stderr)
     assert "Traceback" not in result.stdout + result.stderr
@@ -41,12 +43,13 @@ def fail(*args, code=1):
 
 
 def bundled() -> TileSetDef:
-    return load_tileset(None)
+    return bundled_set("star-wars")
 
 
 def classic(fiesta: bool = False) -> TileSetDef:
     """The bundled classic set, with the La Fiesta tiles if asked."""
-    return game_tileset("classic", None, ("la-fiesta",) if fiesta else ())
+    base = bundled_set("classic")
+    return with_expansion(base, bundled_set("la-fiesta")) if fiesta else base
 
 
 def mini_set(counts: dict[str, int], start: str = "D", extra: tuple = (),
