@@ -1,24 +1,15 @@
-"""Which recorded events are undone (and not redone), for ``replay``."""
+"""Which recorded events are undone (and not redone), for ``replay`` and the HTML viewer."""
 
 from __future__ import annotations
 
-from meeple.engine.evolve import evolve
-from meeple.engine.state import start
-from meeple.events.model import Event, GameStarted, Redone, Undone
+from meeple.engine.state import GameState
+from meeple.events.model import Event, Redone, Undone
 
 
-def undone_seqs(events: list[Event]) -> set[int]:
-    """The seqs of events whose steps are undone at the end of the log."""
-    first = events[0]
-    assert isinstance(first, GameStarted)
-    state = start(first)
-    marked: set[int] = set()
-    for event in events[1:]:
-        if isinstance(event, Undone):
-            for step in state.steps[-len(event.steps):]:
-                marked.update(e.seq for e in step.events)
-        elif isinstance(event, Redone):
-            for step in state.redo[-len(event.steps):]:
-                marked.difference_update(e.seq for e in step.events)
-        state = evolve(state, event)
-    return marked
+def undone_seqs(events: list[Event], state: GameState) -> set[int]:
+    """The seqs of the events of ``events`` (a log folded to ``state``) whose steps are not
+    in effect at its end: every event but an undo or redo belongs to a step, and the state
+    keeps the steps in effect, redone ones included."""
+    in_effect = {event.seq for step in state.steps for event in step.events}
+    return {event.seq for event in events
+            if event.seq not in in_effect and not isinstance(event, (Undone, Redone))}

@@ -196,7 +196,7 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
     events = game.log.events
     hashes = game.log.hashes
     edition = game.state.edition
-    undone = undone_seqs(events)
+    undone = undone_seqs(events, game.state)
 
     def chosen(seq: int) -> bool:
         return (first is None or seq >= first) and (last is None or seq <= last)

@@ -104,7 +104,6 @@ def document(log: GameLog) -> dict:
     events = log.events
     first = events[0]
     assert isinstance(first, GameStarted)
-    undone = undone_seqs(events)
     tables = _Tables()
     state = start(first)
     #: whether the figures include large ones (Star Wars), shown as "small + large" in reserves
@@ -134,6 +133,7 @@ def document(log: GameLog) -> dict:
         names = [escaped(state.name_of(state.players[j])) for j in members]
         label = side if names == [side] else f"{side} ({', '.join(names)})"
         sides.append({"side": side, "label": label, "players": members})
+    undone = undone_seqs(events, state)
     texts = _Interned()
     text_of = [texts.index(tell(e, state.edition)) for e in events]
     flags = [(1 if e.seq in undone else 0) | (2 if isinstance(e, TurnEnded) else 0)

@@ -104,7 +104,7 @@ def test_the_address_opens_a_step_and_undone_steps_are_struck_through(browser, t
         "getComputedStyle(li).textDecorationLine])")
     from meeple.cli.history import undone_seqs
 
-    assert [seq for seq, _ in struck] == sorted(undone_seqs(game.log.events))
+    assert [seq for seq, _ in struck] == sorted(undone_seqs(game.log.events, game.state))
     assert {style for _, style in struck} == {"line-through"}
     page.close()
 
