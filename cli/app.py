@@ -116,7 +116,7 @@ def _act(path: str, commands: list, as_json: bool) -> None:
         state, events = play(state, command)
         written += events
     head = save(game, written)
-    report_move(path, state, written, head, as_json)
+    report_move(path, state, game.log.events[len(game.log.events) - len(written):], head, as_json)
 
 
 @app.command("continue")
@@ -141,7 +141,8 @@ def continue_(game: Game, as_json: Json = False) -> None:
         say(f"nothing to write: {next_line(state)}")
         return
     head = save(loaded, written)
-    report_move(game, state, written, head, as_json)
+    report_move(game, state, loaded.log.events[len(loaded.log.events) - len(written):], head,
+                as_json)
 
 
 @app.command()
@@ -198,7 +199,7 @@ def new(
         head = create_sealed(game, [first, *events], chosen)
     else:
         head = logfile.create(game, [first, *events])
-    report_move(game, state, [first, *events], head, as_json)
+    report_move(game, state, logfile.chained([first, *events], None), head, as_json)
 
 
 ValidPrefix = Annotated[bool, typer.Option(
@@ -468,7 +469,8 @@ def autoplay(
     loaded = load(game)
     state, written = run_turns(loaded.state, bot, None if to_end else turns)
     head = save(loaded, written)
-    report_move(game, state, written, head, as_json)
+    report_move(game, state, loaded.log.events[len(loaded.log.events) - len(written):], head,
+                as_json)
 
 
 @app.command()

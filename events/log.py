@@ -548,6 +548,17 @@ def with_prev(event: Event, prev: str | None) -> Event:
     return msgspec.structs.replace(event, prev=prev)
 
 
+def chained(events: Iterable[Event], head: str | None) -> list[Event]:
+    """``events`` as they stand in a log after ``head``: each with the ``prev`` it is written
+    with."""
+    out = []
+    for event in events:
+        event = with_prev(event, head)
+        head = line_hash(encode(event))
+        out.append(event)
+    return out
+
+
 def _encode_chain(path: str, events: Iterable[Event],
                   head: str | None) -> tuple[bytes, str | None]:
     """The lines of ``events`` chained after ``head``, and the new head.
