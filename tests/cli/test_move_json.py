@@ -2,7 +2,7 @@
 
 import json
 
-from helpers import run, run_json
+from helpers import run_json
 
 
 def test_the_events_a_move_prints_are_the_lines_it_wrote(tmp_path):
