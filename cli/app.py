@@ -41,8 +41,18 @@ Expansions = Annotated[list[str] | None, typer.Option(
 COORDS = {"ignore_unknown_options": True}
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from importlib.metadata import version
+
+        say(f"meeple {version('meeple')}")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _options(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version,
+                                          help="Print the version and exit.")] = False,
     lock_timeout: Annotated[float | None, typer.Option(
         "--lock-timeout", min=0, help="Seconds to wait for a game log another meeple process "
         "holds (default $MEEPLE_LOCK_TIMEOUT, else 10).", metavar="SECONDS")] = None,
@@ -189,7 +199,8 @@ def new(
     chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
                                                                                 else 8))
     first = new_game(
-        _split(players), game_tileset(edition, tileset, _expansions(expansion, fiesta)),
+        [colour.lower() for colour in _split(players)],
+        game_tileset(edition, tileset, _expansions(expansion, fiesta)),
         names=_split(names) if names else None,
         seed=chosen, team=team, table=table, unplaceable=unplaceable, undo=undo, sealed=sealed,
     )

@@ -339,7 +339,7 @@ def _skip(state: GameState, command: SkipMeeple) -> Event:
 
 def decide_draw(state: GameState, command: DrawTile) -> Event:
     """Table mode (and sealed games before the reveal): a draw of a tile that is left (SW-1.1)."""
-    tile = command.tile
+    tile = _tile_id(state, command.tile)
     if tile not in state.tileset.types:
         known = ", ".join(sorted(state.tileset.types))
         raise InvalidCommand(f"there is no tile {tile!r} in the tile set {state.tileset.name}",
@@ -352,12 +352,21 @@ def decide_draw(state: GameState, command: DrawTile) -> Event:
     return TileDrawn(seq=state.next_seq, player=state.player, tile=tile)
 
 
+def _tile_id(state: GameState, typed: str) -> str:
+    """The tile id a player typed, matched without regard to case when that is unambiguous."""
+    if typed in state.tileset.types:
+        return typed
+    found = [tile for tile in state.tileset.types if tile.casefold() == typed.casefold()]
+    return found[0] if len(found) == 1 else typed
+
+
 def decide_roll(state: GameState, command: RollDice) -> Event:
     """Table mode (and sealed games before the reveal): every side rolls its dice, 1 to 6 (SW-5.2)."""
     battle = state.battle
     assert battle is not None
     given: dict[str, tuple[int, ...]] = {}
     for who, values in command.rolls.items():
+        who = who.lower()
         side = state.side_of.get(who, who)
         if side not in battle.dice:
             raise InvalidCommand(f"{who!r} is not in this battle", rule="SW-5.3",
