@@ -134,3 +134,24 @@ def test_after_repair_status_names_continue_which_writes_the_missing_consequence
     assert [json.loads(x)["type"] for x in _lines(game)[-2:]] == ["turn_ended", "tile_drawn"]
     assert run_json("check", game)["ok"]
     assert "nothing to write" in run("continue", game).stdout
+
+
+def test_a_disk_that_fills_during_a_sealed_start_leaves_nothing_behind(tmp_path):
+    """A file size limit (EFBIG, as a full disk would) stops the log's first line: no log, no
+    seed file, no temporary file is left, and the command says why (exit 3)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "from meeple.cli.app import main\n"
+        "sys.argv = ['meeple', 'new', 'g.jsonl', '--players', 'red,black', '--sealed']\n"
+        "main()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.startswith("meeple: error:") and "nothing was written" in result.stderr
+    assert os.listdir(tmp_path) == []
