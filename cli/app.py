@@ -530,27 +530,38 @@ def tiles(
 @app.command()
 @guarded
 def demo(
-    out: Annotated[str | None, typer.Option(help="Where to write the game (default: a new "
-                                            "temporary folder).")] = None,
+    out: Annotated[str | None, typer.Option(help="Keep the game in this file (by default it is "
+                                            "played in a temporary folder, removed after).")
+                   ] = None,
     seed: Annotated[str, typer.Option(help="Random seed.")] = "2011",
     players: Annotated[str, typer.Option(help="Colours.")] = "red,black,orange",
 ) -> None:
     """Play a seeded demo game with greedy bots, then show the board, the score and the check."""
     import tempfile
 
+    with tempfile.TemporaryDirectory(prefix="meeple-demo-") as folder:
+        path = out or os.path.join(folder, "demo.jsonl")
+        code = _demo(path, _split(players), seed)
+        if out is None:
+            say("\nThe game was played in a temporary folder, now removed: `meeple demo --out "
+                "demo.jsonl` keeps it, to replay, check or export it (`meeple export demo.jsonl "
+                "--html demo.html`).")
+    raise typer.Exit(code)
+
+
+def _demo(path: str, players: list[str], seed: str) -> int:
     from meeple.cli.checking import run_check
     from meeple.cli.report import print_board, print_score
     from meeple.cli.simulating import simulate_one
     from meeple.cli.store import load
 
-    path = out or os.path.join(tempfile.mkdtemp(prefix="meeple-demo-"), "demo.jsonl")
-    simulate_one(path, _split(players), seed, "greedy", False, "discard")
-    say(f"Played a {len(_split(players))}-player demo game with greedy bots into {path}\n")
+    simulate_one(path, players, seed, "greedy", False, "discard")
+    say(f"Played a {len(players)}-player demo game with greedy bots into {path}\n")
     print_board(load(path), at=None, turn=None, plain=False, compact=False, as_json=False)
     say()
     print_score(load(path).state, False)
     say()
-    raise typer.Exit(run_check([path], None, False))
+    return run_check([path], None, False)
 
 
 @app.command()

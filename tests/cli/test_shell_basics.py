@@ -20,3 +20,12 @@ def test_tile_ids_and_colours_are_taken_in_any_case(tmp_path):
     run("roll", game, "Red=5", "WHITE=2")
     assert run_json("check", game)["ok"]
     assert run_json("score", game)["scores"] == {"red": 4, "white": 1}
+
+
+def test_the_demo_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    out = run("demo").stdout
+    assert "game over" in out and "meeple demo --out" in out
+    assert list(tmp_path.iterdir()) == []
