@@ -357,7 +357,9 @@ def roll(game: Game,
         numbers = values.split(",")
         if not all(re.fullmatch(r"\s*-?[0-9]+\s*", n) for n in numbers):
             fail(f"cannot read dice {item!r}: write COLOR=N or COLOR=N,N (e.g. red=4,6)", 2)
-        rolls[who.strip()] = tuple(int(n) for n in numbers)
+        if who.strip().lower() in rolls:
+            fail(f"dice for {who.strip()!r} given twice: give each side's dice once", 2)
+        rolls[who.strip().lower()] = tuple(int(n) for n in numbers)
     _act(game, [RollDice(rolls)], as_json)
 
 

@@ -183,8 +183,17 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
 
 def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
     """Re-verify the game's rules (and compare its end with ``expected``) into ``report``;
-    returns the exit code."""
-    verdict = verify(log.events)
+    returns the exit code. A sealed game's seed file beside the log is used, as every other
+    command uses it: one reading of the game wherever it is checked."""
+    from meeple.cli.store import Failure, read_secret
+
+    try:
+        secret = read_secret(log.path, log.events)
+    except Failure as exc:
+        report["errors"].append({"line": 1, "seq": 0, "kind": "rules", "rule": None,
+                                 "message": exc.message})
+        return 1
+    verdict = verify(log.events, secret)
     if verdict.finding is not None:
         f = verdict.finding
         error = {"line": f.line, "seq": f.seq, "kind": "rules", "rule": f.rule,

@@ -25,8 +25,24 @@ _JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 def emit_json(document: object) -> None:
     """One JSON document on stdout, indented, keys in the order built; every control or
     bidirectional character written as a ``\\uXXXX`` escape (the same string once decoded)."""
-    raw = msgspec.json.format(msgspec.json.encode(document), indent=2).decode()
+    try:
+        encoded = msgspec.json.encode(document)
+    except UnicodeEncodeError:  # a file name that is no UTF-8 text: its bytes, escaped
+        encoded = msgspec.json.encode(_text_only(document))
+    raw = msgspec.json.format(encoded, indent=2).decode()
     sys.stdout.write(json_safe(raw) + "\n")
+
+
+def _text_only(value: object) -> object:
+    """``value`` with every string that holds a lone surrogate (undecodable bytes of a file
+    name) escaped."""
+    if isinstance(value, str):
+        return escaped(value)
+    if isinstance(value, dict):
+        return {_text_only(k): _text_only(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_text_only(v) for v in value]
+    return value
 
 
 def json_safe(text: str) -> str:

@@ -129,9 +129,13 @@ def _picture_note(state: GameState) -> str | None:
 
 
 def export_html(game: Game, path: str) -> None:
-    from meeple.cli.viewer import page_parts
+    from meeple.cli.viewer import PageTooLarge, page_parts
 
-    write_file(path, page_parts(game.log, note=_picture_note(game.state)), "the HTML replay")
+    try:
+        parts = page_parts(game.log, note=_picture_note(game.state))
+    except PageTooLarge as exc:
+        raise Failure(str(exc), 1) from None
+    write_file(path, parts, "the HTML replay")
 
 
 def _console():
@@ -185,6 +189,10 @@ def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
     return fold(events[: ends[-1] + 1])
 
 
+#: the most tiles `replay --show` draws over all its boards
+SHOW_BUDGET = 2_000_000
+
+
 def print_replay(game: Game, *, first: int | None, last: int | None, boards: bool,
                  as_json: bool, heads: bool = False) -> None:
     """The narrative; with ``boards`` the board after each turn, with ``heads`` the head hash
@@ -212,6 +220,12 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
                 rows.append(row)
         emit_json(rows)
         return
+    if boards:
+        turns = sum(isinstance(e, TurnEnded) for e in events)
+        if turns * len(game.state.board) > SHOW_BUDGET:
+            raise Failure(f"--show would draw {turns:,} boards of up to {len(game.state.board):,} "
+                          f"tiles (at most {SHOW_BUDGET:,} tiles in all): use `meeple show "
+                          "--turn N` for the turns you want", 1)
     for event, state in walk(events) if boards else ((e, None) for e in events):
         if not chosen(event.seq):
             continue

@@ -91,6 +91,15 @@ def _frame(state: GameState, tables: _Tables, battle: dict | None) -> dict:
     }
 
 
+#: the most tiles a replay page draws over all its frames (a 76-tile game draws about 15,000;
+#: the cost of a page grows with events times board size, so a very long game is refused)
+PAGE_BUDGET = 2_000_000
+
+
+class PageTooLarge(Exception):
+    """A game too long to make into one replay page at a bounded cost."""
+
+
 def document(log: GameLog) -> dict:
     """The data the page shows: a frame for each event of the log, in order.
 
@@ -111,8 +120,15 @@ def document(log: GameLog) -> dict:
     battle: dict | None = None
     frames = _Interned()
     frame_of = [frames.index(msgspec.json.encode(_frame(state, tables, None)))]
+    cost = 0
     for event in events[1:]:
         state = evolve(state, event)
+        cost += len(state.board)
+        if cost > PAGE_BUDGET:
+            raise PageTooLarge(f"the game is too long for one replay page ({len(events):,} "
+                               f"events on a board of up to {len(state.board):,} tiles; the "
+                               f"page holds at most {PAGE_BUDGET:,} tiles over all its frames): "
+                               "use `meeple replay` and `meeple show --turn N` instead")
         if isinstance(event, BattleStarted):
             battle = {"realm": escaped(realm_name(event.realm)),
                       "sides": [[s.side, s.dice] for s in event.sides], "rounds": [],

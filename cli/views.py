@@ -55,7 +55,7 @@ def status(state: GameState, head: str) -> dict:
         "team": state.setup.team,
         "tileset": {"name": state.tileset.name, "status": state.tileset.status,
                     "sha256": state.tileset.sha256},
-        "undo": {"policy": state.setup.options.undo, "steps": undoable(state),
+        "undo": {"policy": state.setup.options.undo, "steps": _undoable_now(state, waiting),
                  "redo": len(state.redo)},
     }
     if waiting == "dice" and state.battle is not None:
@@ -67,6 +67,15 @@ def status(state: GameState, head: str) -> dict:
     if waiting == "over":
         view["winners"] = list(state.winners or ())
     return view
+
+
+def _undoable_now(state: GameState, waiting: str | None) -> int:
+    """Steps `meeple undo` would take back: it writes pending consequences first."""
+    if waiting is None and not awaiting_seed(state):
+        from meeple.engine.play import settle
+
+        state, _ = settle(state.copy())
+    return undoable(state)
 
 
 def moves(state: GameState) -> list[dict]:

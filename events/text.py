@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-#: C0 controls, DEL, C1 controls, and the bidirectional embeddings, overrides and isolates
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: C0 controls, DEL, C1 controls, the bidirectional embeddings, overrides and isolates, and
+#: lone surrogates (the bytes of a name or file name that are no UTF-8 text)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                      "\ud800-\udfff]")
 
 
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
