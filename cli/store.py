@@ -102,18 +102,22 @@ def create_sealed(path: str, events: list[Event], seed: str) -> str | None:
     return head
 
 
+#: the largest seed file read (a seed is 64 hex digits and a newline)
+SEED_LIMIT = 1024
+
+
 def read_secret(path: str, events: list[Event]) -> str | None:
-    """A sealed game's seed, if its file is here."""
+    """A sealed game's seed, if its file is here: only a regular file, read bounded (a FIFO
+    or a link to a device in its place must not hang or flood every command)."""
     first = events[0]
     if not isinstance(first, GameStarted) or first.seed_sha256 is None:
         return None
     try:
-        with open(seed_file(path)) as handle:
-            secret = handle.read().strip()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise Failure(f"{seed_file(path)}: cannot read the seed: {exc.strerror}") from None
+        secret = read_regular(seed_file(path), SEED_LIMIT).decode("utf-8", "replace").strip()
+    except NotReadable as exc:
+        if exc.missing:
+            return None
+        raise Failure(f"{seed_file(path)}: cannot read the seed: {exc.reason}", 3) from None
     if seal(secret) != first.seed_sha256:
         raise Failure(f"{seed_file(path)}: this seed is not the one the game committed to (its "
                       "SHA-256 differs from seed_sha256 on line 1)")

@@ -74,3 +74,19 @@ def test_pictures_and_boards_of_a_game_too_long_to_draw_are_refused_at_a_bound(t
     assert "too long for one replay page" in fail("export", game, "--html", tmp_path / "g.html")
     assert not os.path.exists(tmp_path / "g.html")
     assert "meeple show --turn N" in fail("replay", game, "--show")
+
+
+def test_a_seed_file_that_is_a_fifo_or_a_device_is_refused_not_waited_on(tmp_path):
+    import subprocess
+    import sys
+
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--sealed")
+    seed = tmp_path / "g.jsonl.seed"
+    for make in (lambda: os.mkfifo(seed), lambda: os.symlink("/dev/zero", seed)):
+        seed.unlink()
+        make()
+        result = subprocess.run([sys.executable, "-m", "meeple.cli.app", "status", str(game)],
+                                capture_output=True, text=True, timeout=30)
+        assert result.returncode == 3, result.stderr
+        assert result.stderr.count("\n") == 1 and "not a regular file" in result.stderr
