@@ -271,7 +271,10 @@ def place(
     rotation: Annotated[int, typer.Argument(help="0, 90, 180 or 270 degrees clockwise.")],
     meeple: Annotated[str | None, typer.Option(help="Also place a meeple: route:E, "
                                                "asteroid:N, planet, planet@X,Y.")] = None,
-    large: Annotated[bool, typer.Option("--large", help="The meeple is the large one.")] = False,
+    large: Annotated[bool, typer.Option("--large", help="The meeple is the large one (--figure "
+                                        "large).")] = False,
+    figure: Annotated[str | None, typer.Option(help="Which figure: small (the default) or "
+                                               "large.")] = None,
     no_meeple: Annotated[bool, typer.Option("--no-meeple", help="Also skip the meeple "
                                             "step.")] = False,
     as_json: Json = False,
@@ -281,11 +284,11 @@ def place(
 
     if meeple is not None and no_meeple:
         fail("--meeple and --no-meeple exclude each other", 2)
-    if large and meeple is None:
-        fail("--large goes with --meeple TARGET", 2)
+    if (large or figure is not None) and meeple is None:
+        fail(f"{'--large' if large else '--figure'} goes with --meeple TARGET", 2)
     commands: list = [PlaceTile(x, y, rotation)]
     if meeple is not None:
-        commands.append(PlaceMeeple(meeple, large))
+        commands.append(PlaceMeeple(meeple, _figure(large, figure)))
     elif no_meeple:
         commands.append(SkipMeeple())
     _act(game, commands, as_json)
@@ -297,13 +300,23 @@ def deploy(
     game: Game,
     target: Annotated[str, typer.Argument(help="route:E, asteroid:N, planet or planet@X,Y; "
                                           "classic: road:E, city:N, cloister, field:Nw.")],
-    large: Annotated[bool, typer.Option("--large", help="Use the large meeple.")] = False,
+    large: Annotated[bool, typer.Option("--large", help="Use the large meeple (--figure "
+                                        "large).")] = False,
+    figure: Annotated[str | None, typer.Option(help="Which figure: small (the default) or "
+                                               "large.")] = None,
     as_json: Json = False,
 ) -> None:
     """Place a meeple on the tile just placed, or attack a planet around it; ends the turn."""
     from meeple.engine.commands import PlaceMeeple
 
-    _act(game, [PlaceMeeple(target, large)], as_json)
+    _act(game, [PlaceMeeple(target, _figure(large, figure))], as_json)
+
+
+def _figure(large: bool, figure: str | None) -> str:
+    """The figure named by ``--large`` or ``--figure`` (case does not matter)."""
+    if large and figure is not None and figure.lower() != "large":
+        fail("--large and --figure name two figures", 2)
+    return "large" if large else (figure or "small").lower()
 
 
 @app.command("take-back", context_settings=COORDS)

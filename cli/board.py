@@ -50,9 +50,9 @@ def draw_tile(state: GameState, x: int, y: int, *, unicode: bool) -> list[list[C
     """The 3 by 5 character cells of the tile at (x, y), with its meeples."""
     placed = state.board[(x, y)]
     meeples = [
-        (colour, large, index)
+        (colour, figure == "large", index)
         for index, node in enumerate(placed.nodes)
-        for colour, large, where in state.realms.realm(node).meeples
+        for colour, figure, where in state.realms.realm(node).meeples
         if where == node
     ]
     return draw(placed.tile, placed.r, meeples, unicode=unicode)

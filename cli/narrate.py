@@ -38,15 +38,11 @@ def realm_name(spot: Spot) -> str:
     return f"the {KIND_NAMES.get(kind, kind)} at {where}"
 
 
-def _size(large: bool) -> str:
-    return "large" if large else "small"
-
-
-def _figure(edition: Edition, large: bool) -> str:
+def _figure(edition: Edition, figure: str) -> str:
     """``small meeple``, ``large meeple``; ``follower`` where all figures are alike."""
-    if not edition.reserve[1]:
+    if len(edition.figures) == 1:
         return edition.figure
-    return f"{_size(large)} {edition.figure}"
+    return f"{figure} {edition.figure}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -88,12 +84,12 @@ def _sentence(event: Event, edition: Edition) -> str:
         if "@" in event.target:
             kind, cell = event.target.split("@")
             return (f"{event.player} attacks the {kind} at ({cell}) with a "
-                    f"{_figure(edition, event.large)} ({edition.rule('attack')})")
+                    f"{_figure(edition, event.figure)} ({edition.rule('attack')})")
         role = edition.roles.get(event.target.split(":")[0])
         if role is not None:
             return (f"{event.player} places a {edition.figure} on {event.target} as a {role} "
                     f"({edition.rule('meeple')})")
-        return f"{event.player} places a {_figure(edition, event.large)} on {event.target}"
+        return f"{event.player} places a {_figure(edition, event.figure)} on {event.target}"
     if isinstance(event, MeepleSkipped):
         return f"{event.player} places no {edition.figure}"
     if isinstance(event, MeepleTakenBack):
@@ -109,7 +105,7 @@ def _sentence(event: Event, edition: Edition) -> str:
     if isinstance(event, PointsScored):
         return f"{event.side} scores {event.points}: {_reason(event)} ({event.rule})"
     if isinstance(event, MeepleReturned):
-        return (f"{event.player}'s {_figure(edition, event.large)} returns from "
+        return (f"{event.player}'s {_figure(edition, event.figure)} returns from "
                 f"{event.spot.feature} at ({event.spot.x}, {event.spot.y})")
     if isinstance(event, BattleEnded):
         return f"{event.winner} wins the battle for {realm_name(event.realm)}"

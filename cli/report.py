@@ -34,7 +34,7 @@ def next_line(state: GameState) -> str:
     if waiting == "meeple":
         from meeple.engine.decide import legal_targets
 
-        targets = legal_targets(state) if any(state.reserve[who]) else []
+        targets = legal_targets(state) if any(state.reserve[who].values()) else []
         options = ", ".join(targets) if targets else "none"
         from meeple.engine.decide import followers_to_take_back
 

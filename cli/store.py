@@ -192,8 +192,9 @@ def _offset_of_line(data: bytes, line: int) -> int:
 
 def save(game: Game, events: list[Event]) -> str:
     """Append events after the head the game was loaded at; returns the new head."""
-    head = logfile.append(game.path, events, game.head, lines=len(game.log.events))
-    game.log.events.extend(logfile.chained(events, game.head))
+    schema = game.log.schema
+    head = logfile.append(game.path, events, game.head, lines=len(game.log.events), schema=schema)
+    game.log.events.extend(logfile.chained(events, game.head, schema=schema))
     game.log.head = head
     return head
 

@@ -252,14 +252,14 @@ def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, boo
     found: list[tuple[tuple[float, float], str, bool, str]] = []
     slot = 0
     for index, node in enumerate(placed.nodes):
-        for colour, large, where in state.realms.realm(node).meeples:
+        for colour, figure, where in state.realms.realm(node).meeples:
             if where != node:
                 continue
             point = spots[index]
             if ROLE[placed.tile.features[index].kind] == "centre":
                 point = _PLANET_SLOTS[min(slot, len(_PLANET_SLOTS) - 1)]
                 slot += 1
-            found.append((point, colour, large, o.targets[index]))
+            found.append((point, colour, figure == "large", o.targets[index]))
     return found
 
 

@@ -81,7 +81,8 @@ def _frame(state: GameState, tables: _Tables, battle: dict | None) -> dict:
         "m": meeples,
         "hl": list(state.placed_at) if state.placed_at else None,
         "s": [state.scores[s] for s in state.sides],
-        "r": [list(state.reserve[c]) for c in state.players],
+        "r": [[left.get("small", 0), left.get("large", 0)]
+              for left in (state.reserve[c] for c in state.players)],
         "turn": state.turn,
         "player": state.player,
         "drawn": total - state.tiles_left(),
@@ -116,7 +117,7 @@ def document(log: GameLog) -> dict:
     tables = _Tables()
     state = start(first)
     #: whether the figures include large ones (Star Wars), shown as "small + large" in reserves
-    large = any(state.reserve[c][1] for c in state.players)
+    large = state.edition.figure_named("large") is not None
     battle: dict | None = None
     frames = _Interned()
     frame_of = [frames.index(msgspec.json.encode(_frame(state, tables, None)))]

@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.decide import (
-    followers_to_take_back,
-    legal_targets,
-    moves_with_targets,
-    undoable,
-)
+from meeple.engine.decide import followers_to_take_back, undoable
 from meeple.engine.flow import awaiting, awaiting_seed
+from meeple.engine.moves import legal_moves
 from meeple.engine.state import GameState
 from meeple.events.log import short
 from meeple.events.model import Event, PointsScored
@@ -46,7 +42,7 @@ def status(state: GameState, head: str) -> dict:
         "tiles_left": state.tiles_left(),
         "remaining": {tile: n for tile, n in state.remaining.items() if n},
         "scores": dict(state.scores),
-        "reserves": {c: {"small": r[0], "large": r[1]} for c, r in state.reserve.items()},
+        "reserves": reserves(state),
         "head": head,
         "head_short": short(head),
         "seq": state.next_seq - 1,
@@ -83,24 +79,13 @@ def moves(state: GameState) -> list[dict]:
 
     In the meeple step it holds the placement just made and its legal targets.
     """
-    waiting = awaiting(state)
-    has_meeple = any(state.reserve[state.player])
-    if waiting == "place":
-        tile = state.tileset.types[state.drawn]  # type: ignore[index]
-        return [
-            {"x": x, "y": y, "rotation": r, "meeples": targets if has_meeple else []}
-            for x, y, r, targets in sorted(moves_with_targets(state, tile))
-        ]
-    if waiting == "meeple":
-        x, y = state.placed_at  # type: ignore[misc]
-        placed = state.board[(x, y)]
-        move = {"x": x, "y": y, "rotation": placed.r * 90,
-                "meeples": legal_targets(state) if has_meeple else []}
+    listed = [{"x": m.x, "y": m.y, "rotation": m.rotation, "meeples": list(m.targets),
+               "figures": list(m.figures)} for m in legal_moves(state)]
+    if awaiting(state) == "meeple":
         back = followers_to_take_back(state)
         if back:
-            move["take_back"] = [msgspec.to_builtins(spot) for spot in back]
-        return [move]
-    return []
+            listed[0]["take_back"] = [msgspec.to_builtins(spot) for spot in back]
+    return listed
 
 
 def breakdown(state: GameState) -> list[dict]:
@@ -140,9 +125,10 @@ def export(state: GameState) -> dict:
         meeples = []
         for index, node in enumerate(placed.nodes):
             realm = state.realms.realm(node)
-            for colour, large, where in realm.meeples:
+            for colour, figure, where in realm.meeples:
                 if where == node:
-                    meeples.append({"player": colour, "large": large, "on": o.targets[index]})
+                    meeples.append({"player": colour, "figure": figure, "large": figure == "large",
+                                    "on": o.targets[index]})
         board.append({"x": x, "y": y, "tile": placed.tile.id, "rotation": placed.r * 90,
                       "meeples": meeples})
     return {
@@ -153,8 +139,19 @@ def export(state: GameState) -> dict:
         "tiles_left": state.tiles_left(),
         "set_aside": list(state.set_aside),
         "scores": dict(state.scores),
-        "reserves": {c: {"small": r[0], "large": r[1]} for c, r in state.reserve.items()},
+        "reserves": reserves(state),
         "board": board,
         "breakdown": breakdown(state),
         "winners": list(state.winners) if state.winners is not None else None,
     }
+
+
+def reserves(state: GameState) -> dict[str, dict[str, int]]:
+    """Each colour's figures left, by kind; ``small`` and ``large`` are always there (0 where
+    the edition has no such figure), as scripts written for schema 1 expect."""
+    out = {}
+    for colour, left in state.reserve.items():
+        counts = {"small": 0, "large": 0}
+        counts.update(left)
+        out[colour] = counts
+    return out

@@ -20,12 +20,13 @@ from meeple.engine.commands import (
     Undo,
 )
 from meeple.engine.decide import decide
-from meeple.engine.edition import Edition, Expansion
+from meeple.engine.edition import Edition, Expansion, Figure
 from meeple.engine.editions import EDITIONS, EXPANSIONS, edition_named
 from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
 from meeple.engine.evolve import FoldError, evolve
 from meeple.engine.flow import awaiting, next_event
-from meeple.engine.game import Game, Move
+from meeple.engine.game import Game
+from meeple.engine.moves import Move, legal_moves
 from meeple.engine.play import fold, play, settle
 from meeple.engine.state import GameState
 
@@ -35,6 +36,7 @@ __all__ = [
     "DrawTile",
     "Edition",
     "Expansion",
+    "Figure",
     "Game",
     "Move",
     "TakeBack",
@@ -55,6 +57,7 @@ __all__ = [
     "decide",
     "evolve",
     "fold",
+    "legal_moves",
     "next_event",
     "play",
     "settle",

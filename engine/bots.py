@@ -28,7 +28,8 @@ def random_move(state: GameState) -> Command:
         x, y, rotation = options[_pick(state, "place", len(options))]
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
-        small, large = state.reserve[state.player]
+        left = state.reserve[state.player]
+        small, large = left["small"], left.get("large", 0)
         mine = followers_to_take_back(state)
         if mine and _pick(state, "take-back", 4) == 0:
             spot = mine[_pick(state, "follower", len(mine))]
@@ -38,7 +39,7 @@ def random_move(state: GameState) -> Command:
             return SkipMeeple()
         target = targets[_pick(state, "target", len(targets))]
         use_large = bool(large) and (not small or _pick(state, "size", 4) == 0)
-        return PlaceMeeple(target, use_large)
+        return PlaceMeeple(target, "large" if use_large else "small")
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
 
 
@@ -58,15 +59,17 @@ def greedy_move(state: GameState) -> Command:
     if waiting == "meeple":
         from meeple.engine.preview import meeple_gain
 
-        small, large = state.reserve[state.player]
-        if not (small or large):
+        left = state.reserve[state.player]
+        small = left["small"]
+        if not any(left.values()):
             return SkipMeeple()
         options = [(meeple_gain(state, t), t) for t in legal_targets(state)]
         best = max((points for points, _ in options), default=0)
         if best <= 0:
             return SkipMeeple()
         targets = [t for points, t in options if points == best]
-        return PlaceMeeple(targets[_pick(state, "target", len(targets))], not small)
+        return PlaceMeeple(targets[_pick(state, "target", len(targets))],
+                           "small" if small else "large")
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
 
 

@@ -42,8 +42,8 @@ from meeple.events.model import (
     TilePlaced,
     TileSetAside,
     Undone,
-    encode,
 )
+from meeple.events.upcast import encode_as
 
 
 class Finding(msgspec.Struct):
@@ -77,7 +77,7 @@ class Verdict(msgspec.Struct):
 
 _COMMAND_OF: dict[type, Callable[[Any], Command]] = {
     TilePlaced: lambda e: PlaceTile(e.x, e.y, e.rotation),
-    MeeplePlaced: lambda e: PlaceMeeple(e.target, e.large),
+    MeeplePlaced: lambda e: PlaceMeeple(e.target, e.figure),
     MeepleSkipped: lambda e: SkipMeeple(),
     MeepleTakenBack: lambda e: TakeBack(e.spot.x, e.spot.y, e.spot.feature),
     TileDrawn: lambda e: DrawTile(e.tile),
@@ -93,8 +93,9 @@ def command_of(event: Event) -> Command | None:
     return make(event) if make is not None else None
 
 
-def _text(event: Event) -> str:
-    return encode(msgspec.structs.replace(event, prev=None)).decode()
+def _text(event: Event, state: GameState) -> str:
+    """An event as the game's log writes it (in the log's schema), without its ``prev``."""
+    return encode_as(msgspec.structs.replace(event, prev=None), state.setup.schema).decode()
 
 
 def _same(a: Event, b: Event) -> bool:
@@ -134,7 +135,7 @@ def verify(events: list[Event], secret: str | None = None) -> Verdict:
             finding = None
         elif not _same(expected, event):
             finding = Finding(event.seq, "the recorded consequence differs from the rules'",
-                              _rule_of(expected), _text(expected), _text(event))
+                              _rule_of(expected), _text(expected, state), _text(event, state))
         else:
             finding = None
         if finding is not None:
@@ -174,7 +175,7 @@ def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
     if isinstance(event, GameEnded):
         return Finding(event.seq, "a sealed game ends only when the holder of its seed reveals "
                        "it: this game_ended reveals no seed that matches the commitment",
-                       "SW-5.6", "game_ended with the seed", _text(event))
+                       "SW-5.6", "game_ended with the seed", _text(event, state))
     try:
         if isinstance(event, TileDrawn) and state.phase == "draw":
             decided = decide_draw(state, DrawTile(event.tile))
@@ -182,12 +183,12 @@ def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
             decided = decide_roll(state, RollDice({r.side: r.values for r in event.rolls}))
         else:
             return Finding(event.seq, "the sealed game was waiting for a draw or a roll here",
-                           None, "tile_drawn or dice_rolled", _text(event))
+                           None, "tile_drawn or dice_rolled", _text(event, state))
     except RulesError as exc:
-        return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event))
+        return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event, state))
     if not _same(decided, event):
         return Finding(event.seq, "the recorded draw or roll differs from what the rules record",
-                       None, _text(decided), _text(event))
+                       None, _text(decided, state), _text(event, state))
     return None
 
 
@@ -196,12 +197,12 @@ def _check_input(state: GameState, event: Event) -> Finding | None:
     if command is None or not (is_input(state, event) or isinstance(event, (Undone, Redone))):
         return Finding(event.seq, "the game was waiting for a player's move here, not a "
                        "consequence", None, "an input (placement, meeple, draw, dice or undo)",
-                       _text(event))
+                       _text(event, state))
     try:
         decided = decide(state, command)
     except RulesError as exc:
-        return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event))
+        return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event, state))
     if not _same(decided[0], event):
         return Finding(event.seq, "the recorded move differs from what the rules record for it",
-                       None, _text(decided[0]), _text(event))
+                       None, _text(decided[0], state), _text(event, state))
     return None

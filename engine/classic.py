@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.engine.edition import Edition, Expansion, Vocabulary, sides_present
+from meeple.engine.edition import Edition, Expansion, Figure, Vocabulary, sides_present
 
 if TYPE_CHECKING:
     from meeple.engine.realms import Realm
@@ -21,7 +21,7 @@ class Classic(Edition):
     name = "classic"
     title = "Carcassonne (2011 base game)"
     colours = ("red", "green", "blue", "yellow", "black")
-    reserve = (7, 0)  # CL-2
+    figures = (Figure("small", 7),)  # CL-2: followers, all alike
     figure = "follower"
     roles = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}  # CL-4
     vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")

@@ -17,7 +17,7 @@ class PlaceMeeple(msgspec.Struct, frozen=True):
     """SW-4.1: place a meeple from reserve on ``target`` (see ``meeple.engine.targets``)."""
 
     target: str
-    large: bool = False
+    figure: str = "small"
 
 
 class SkipMeeple(msgspec.Struct, frozen=True):

@@ -245,26 +245,9 @@ def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
 
 
 def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
+    _check_figure(state, command.figure)
     colour = state.player
-    small, large = state.reserve[colour]
     edition = state.edition
-    figure = edition.figure
-    if command.large and not edition.reserve[1]:
-        raise IllegalMove(f"{edition.title}: {figure}s are all alike: there is no large one",
-                          rule=edition.rule("reserve"), legal="place without --large")
-    back = ", or take a follower back" if _festival(state) else ""
-    if command.large and not large:
-        raise IllegalMove(f"{colour} has no large {figure} in reserve",
-                          rule=edition.rule("reserve"),
-                          legal=f"{small} small left" if small else "none left: skip")
-    if not command.large and not small:
-        if not edition.reserve[1]:
-            raise IllegalMove(f"{colour} has no {figure} left in supply",
-                              rule=edition.rule("reserve"), legal="skip" + back)
-        raise IllegalMove(f"{colour} has no small {figure} in reserve",
-                          rule=edition.rule("reserve"),
-                          legal="the large one is left: add --large" if large
-                          else "none left: skip")
     name, cell = parse_target(command.target, state.edition)
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
@@ -277,7 +260,7 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
                               f"the 8 tiles around ({x}, {y})",
                               rule=edition.rule("attack"), legal=hint)
         return MeeplePlaced(seq=state.next_seq, player=colour,
-                            target=f"planet@{cell[0]},{cell[1]}", large=command.large)
+                            target=f"planet@{cell[0]},{cell[1]}", figure=command.figure)
     index = o.aliases.get(name, -1)
     if index < 0:
         kind, _, where = name.partition(":")
@@ -295,7 +278,38 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
         raise IllegalMove(f"that {kind} is already held by {holders}; a realm with any meeple "
                           "takes no other", rule=state.rule("meeple"), legal=hint)
     return MeeplePlaced(seq=state.next_seq, player=colour, target=o.targets[index],
-                        large=command.large)
+                        figure=command.figure)
+
+
+def _check_figure(state: GameState, name: str) -> None:
+    """SW-1.6 / SW-4.4 / CL-2: the figure exists in the edition and the player has one left."""
+    edition = state.edition
+    noun = edition.figure
+    kinds = edition.figures
+    if edition.figure_named(name) is None:
+        if len(kinds) == 1:
+            raise IllegalMove(f"{edition.title}: {noun}s are all alike: there is no {name} one",
+                              rule=edition.rule("reserve"), legal=f"place without --{name}"
+                              if name == "large" else f"place a {kinds[0].name} {noun}")
+        raise IllegalMove(f"{edition.title} has no {name} {noun}", rule=edition.rule("reserve"),
+                          legal="figures: " + ", ".join(k.name for k in kinds))
+    colour = state.player
+    left = state.reserve[colour]
+    if left[name]:
+        return
+    back = ", or take a follower back" if _festival(state) else ""
+    if len(kinds) == 1:
+        raise IllegalMove(f"{colour} has no {noun} left in supply",
+                          rule=edition.rule("reserve"), legal="skip" + back)
+    others = [k.name for k in kinds if left[k.name]]
+    if not others:
+        hint = "none left: skip"
+    elif others == ["large"]:
+        hint = "the large one is left: add --large"
+    else:
+        hint = " and ".join(f"{left[k]} {k}" for k in others) + " left"
+    raise IllegalMove(f"{colour} has no {name} {noun} in reserve", rule=edition.rule("reserve"),
+                      legal=hint)
 
 
 def _festival(state: GameState) -> bool:

@@ -33,6 +33,15 @@ class Vocabulary(msgspec.Struct, frozen=True):
         return tuple(k for k in (self.path, self.area, self.centre, self.field) if k)
 
 
+class Figure(msgspec.Struct, frozen=True):
+    """A kind of playing piece: its name in commands and logs, how many each player has, and
+    how much it weighs in a contested realm (SW-5.2: a large meeple rolls two dice)."""
+
+    name: str
+    count: int
+    strength: int = 1
+
+
 class Edition:
     """One game's rules data and the hooks where its rules differ (python-chess variants)."""
 
@@ -43,8 +52,8 @@ class Edition:
     colours: ClassVar[tuple[str, ...]]
     #: faction of each colour (empty where the game has none)
     factions: ClassVar[dict[str, str]] = {}
-    #: figures per player: (small, large)
-    reserve: ClassVar[tuple[int, int]]
+    #: the kinds of figure each player has, the everyday one first (SW-1.6, CL-2)
+    figures: ClassVar[tuple[Figure, ...]]
     #: what a figure is called
     figure: ClassVar[str]
     players: ClassVar[tuple[int, int]] = (2, 5)
@@ -69,6 +78,22 @@ class Edition:
         ``meeple``, ``target``, ``reserve``, ``tiles``, ``start``, ``chance``, ``complete``,
         ``final``, ``end``."""
         return self.rules[role]
+
+    def figure_named(self, name: str) -> Figure | None:
+        """The figure called ``name`` in this edition, or None."""
+        for figure in self.figures:
+            if figure.name == name:
+                return figure
+        return None
+
+    def strength(self, name: str) -> int:
+        """How much a figure called ``name`` weighs in a contested realm (SW-5.2)."""
+        figure = self.figure_named(name)
+        return figure.strength if figure is not None else 1
+
+    def reserve(self) -> dict[str, int]:
+        """A player's figures at the start, by name (SW-1.6, CL-2)."""
+        return {figure.name: figure.count for figure in self.figures}
 
     def completed_points(self, realm: Realm) -> tuple[int, int, int]:
         """(points, tiles, symbols) for a completed realm."""

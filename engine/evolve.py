@@ -213,8 +213,8 @@ def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
 
     spot, attacked = resolve_target(state, event.target)
     node = node_at(state, spot)
-    state.reserve[event.player][1 if event.large else 0] -= 1
-    state.realms.realm(node).meeples.append((event.player, event.large, node))
+    state.reserve[event.player][event.figure] -= 1
+    state.realms.realm(node).meeples.append((event.player, event.figure, node))
     state.attacked = attacked
     state.phase = "resolve"
 
@@ -225,8 +225,10 @@ def _meeple_skipped(state: GameState, event: MeepleSkipped) -> None:
 
 def _meeple_taken_back(state: GameState, event: MeepleTakenBack) -> None:
     node = node_at(state, event.spot)
-    state.realms.realm(node).meeples.remove((event.player, False, node))
-    state.reserve[event.player][0] += 1
+    meeples = state.realms.realm(node).meeples
+    mine = next(m for m in meeples if m[0] == event.player and m[2] == node)
+    meeples.remove(mine)
+    state.reserve[event.player][mine[1]] += 1
     state.phase = "resolve"
 
 
@@ -264,8 +266,8 @@ def _points_scored(state: GameState, event: PointsScored) -> None:
 
 def _meeple_returned(state: GameState, event: MeepleReturned) -> None:
     node = node_at(state, event.spot)
-    state.realms.realm(node).meeples.remove((event.player, event.large, node))
-    state.reserve[event.player][1 if event.large else 0] += 1
+    state.realms.realm(node).meeples.remove((event.player, event.figure, node))
+    state.reserve[event.player][event.figure] += 1
 
 
 def _battle_ended(state: GameState, event: BattleEnded) -> None:

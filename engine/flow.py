@@ -170,8 +170,8 @@ def _resolve(state: GameState, seq: int) -> Event:
             return PointsScored(seq=seq, side=pending[0], points=points, reason="realm",
                                 rule=rule, realm=_anchor(state, realm), tiles=tiles,
                                 symbols=symbols)
-        colour, large, node = realm.meeples[0]
-        return MeepleReturned(seq=seq, player=colour, large=large, spot=state.realms.spots[node])
+        colour, figure, node = realm.meeples[0]
+        return MeepleReturned(seq=seq, player=colour, figure=figure, spot=state.realms.spots[node])
     return TurnEnded(seq=seq, player=state.player, turn=state.turn)
 
 
@@ -200,9 +200,9 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
                                 rule="SW-5.4", realm=battle.spot, dice=battle.dice[side])
     realm = state.realms.data[battle.root]
     assert realm is not None
-    for colour, large, node in realm.meeples:
+    for colour, figure, node in realm.meeples:
         if state.side_of[colour] not in battle.active:
-            return MeepleReturned(seq=seq, player=colour, large=large,
+            return MeepleReturned(seq=seq, player=colour, figure=figure,
                                   spot=state.realms.spots[node])
     if len(battle.active) == 1:
         return BattleEnded(seq=seq, realm=battle.spot, winner=battle.active[0])

@@ -22,14 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-import msgspec
-
 from meeple.engine.check import verify
 from meeple.engine.commands import Command, PlaceTile, Redo, Undo
-from meeple.engine.decide import followers_to_take_back, legal_targets, moves_with_targets
+from meeple.engine.decide import followers_to_take_back
 from meeple.engine.edition import Edition
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.flow import awaiting
+from meeple.engine.moves import Move, legal_moves
 from meeple.engine.play import play, settle
 from meeple.engine.setup import new_game
 from meeple.engine.state import GameState, start
@@ -37,15 +36,6 @@ from meeple.events.model import Event, GameStarted, Spot
 from meeple.events.tileset import TileSetDef
 
 Phase = Literal["place", "meeple", "draw", "dice", "over"]
-
-
-class Move(msgspec.Struct, frozen=True):
-    """A legal placement of the drawn tile and the meeple targets it allows (SW-3.1, SW-4)."""
-
-    x: int
-    y: int
-    rotation: int
-    targets: tuple[str, ...]
 
 
 class Game:
@@ -141,27 +131,15 @@ class Game:
         """The sides sharing the highest score once the game is over (SW-7.3); empty before."""
         return tuple(self._state.winners or ())
 
-    def reserve(self, colour: str) -> tuple[int, int]:
-        """(small, large) figures ``colour`` has left (SW-1.6, CL-2)."""
-        small, large = self._state.reserve[colour]
-        return small, large
+    def reserve(self, colour: str) -> dict[str, int]:
+        """The figures ``colour`` has left, by kind: ``{"small": 4, "large": 1}`` (SW-1.6, CL-2)."""
+        return dict(self._state.reserve[colour])
 
     def legal_moves(self) -> list[Move]:
         """In the placement step, every legal placement with the targets it allows; in the
-        meeple step, the placement made with its legal targets; else nothing. Targets are
-        empty when the player has no figure left."""
-        state = self._state
-        waiting = awaiting(state)
-        has_figure = any(state.reserve[state.player])
-        if waiting == "place":
-            tile = state.tileset.types[state.drawn]  # type: ignore[index]
-            return [Move(x, y, r, tuple(t) if has_figure else ())
-                    for x, y, r, t in sorted(moves_with_targets(state, tile))]
-        if waiting == "meeple":
-            x, y = state.placed_at  # type: ignore[misc]
-            targets = legal_targets(state) if has_figure else []
-            return [Move(x, y, state.board[(x, y)].r * 90, tuple(targets))]
-        return []
+        meeple step, the placement made with its legal targets; else nothing. Targets and
+        figures are empty when the player has no figure left (``meeple.engine.moves``)."""
+        return legal_moves(self._state)
 
     def take_back_options(self) -> list[Spot]:
         """CL-7: where the player may take a follower back, after placing a festival tile."""

@@ -73,7 +73,7 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
 def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
     """Points the current side would score at once by this placement and its best meeple."""
     me = state.side_of[state.player]
-    has_meeple = any(state.reserve[state.player])
+    has_meeple = any(state.reserve[state.player].values())
     total, best_meeple = 0, 0
     for group in _groups(state, tile, x, y, r):
         if not group["complete"]:

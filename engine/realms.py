@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from meeple.events.model import Colour, Spot
 
-Meeple = tuple[Colour, bool, int]
-"""A meeple on the board: (colour, large, node it stands on)."""
+Meeple = tuple[Colour, str, int]
+"""A meeple on the board: (colour, figure, node it stands on)."""
 
 
 class Realm:

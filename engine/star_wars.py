@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.engine.edition import Edition, Vocabulary, sides_present
+from meeple.engine.edition import Edition, Figure, Vocabulary, sides_present
 
 if TYPE_CHECKING:
     from meeple.engine.realms import Realm
@@ -23,7 +23,8 @@ class StarWars(Edition):
     colours = ("red", "green", "black", "white", "orange")
     factions = {"red": "rebel", "green": "rebel", "black": "empire", "white": "empire",
                 "orange": "bounty_hunter"}  # SW-1.5
-    reserve = (4, 1)  # SW-1.6
+    figures = (Figure("small", 4), Figure("large", 1, strength=2))  # SW-1.6, SW-5.2
+    strengths = {f.name: f.strength for f in figures}
     figure = "meeple"
     vocabulary = Vocabulary(("space", "route", "asteroid"), "route", "asteroid", "planet", None,
                             "SW-1.3")
@@ -66,9 +67,10 @@ class StarWars(Edition):
 
 
 def dice_for(realm: Realm, side: str, side_of: dict[str, str], faction: str) -> int:
-    """SW-5.2 / SW-8.3: 1 per small meeple, 2 per large, +1 for a symbol of the side's
-    faction, at most ``MAX_DICE``."""
-    dice = sum(2 if large else 1 for colour, large, _ in realm.meeples if side_of[colour] == side)
+    """SW-5.2 / SW-8.3: 1 per small meeple, 2 per large (its figure's strength), +1 for a
+    symbol of the side's faction, at most ``MAX_DICE``."""
+    strength = StarWars.strengths
+    dice = sum(strength[figure] for colour, figure, _ in realm.meeples if side_of[colour] == side)
     if realm.symbols.get(faction):
         dice += 1
     return min(dice, MAX_DICE)

@@ -108,7 +108,7 @@ class GameState(msgspec.Struct):
     sides: tuple[str, ...]
     faction: dict[str, str]
     scores: dict[str, int]
-    reserve: dict[str, list[int]]
+    reserve: dict[str, dict[str, int]]
     remaining: dict[str, int]
     pile: list[str]
     turn: int = 1
@@ -148,7 +148,7 @@ class GameState(msgspec.Struct):
         return msgspec.structs.replace(
             self,
             scores=dict(self.scores),
-            reserve={colour: list(r) for colour, r in self.reserve.items()},
+            reserve={colour: dict(r) for colour, r in self.reserve.items()},
             remaining=dict(self.remaining),
             pile=list(self.pile),
             board=dict(self.board),
@@ -320,7 +320,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         sides=sides,
         faction=faction,
         scores={s: 0 for s in sides},
-        reserve={c: list(edition.reserve) for c in colours},
+        reserve={c: edition.reserve() for c in colours},
         remaining=remaining,
         pile=pile,
         secret=secret,

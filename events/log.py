@@ -36,10 +36,10 @@ from typing import Literal, NamedTuple, TypeVar, overload
 import msgspec
 
 from meeple.events.files import kind_of
-from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, decode, encode
+from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, decode
 from meeple.events.text import fields_of_game_started, first_control
 from meeple.events.tileset import limits_fault
-from meeple.events.upcast import decode_old, readable
+from meeple.events.upcast import NotInSchema, decode_old, encode_as, readable
 
 MAX_LINE_BYTES = 1 << 20
 MAX_FILE_BYTES = 64 << 20
@@ -60,10 +60,10 @@ _T = TypeVar("_T")
 
 ErrorKind = Literal[
     "missing", "unreadable", "exists", "corrupt", "torn", "tampered", "conflict", "too_large",
-    "newer", "full", "locked", "write",
+    "newer", "full", "locked", "write", "old_schema",
 ]
 #: kinds that are a refusal of the command (exit 1), not a fault of the file (exit 3)
-REFUSALS = frozenset({"conflict", "exists", "full", "locked"})
+REFUSALS = frozenset({"conflict", "exists", "full", "locked", "old_schema"})
 
 _AT_FIELD = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 
@@ -149,6 +149,8 @@ class GameLog(msgspec.Struct):
     head: str | None = None
     #: the SHA-256 of each line, by seq: the head of the game after that line
     hashes: LineHashes = msgspec.field(default_factory=lambda: LineHashes())
+    #: the schema the log is written in (its ``game_started``); lines appended keep to it
+    schema: int = SCHEMA_VERSION
 
 
 def line_hash(line: bytes) -> str:
@@ -230,7 +232,7 @@ def parse(path: str, data: bytes) -> GameLog:
         _check_length(path, lineno, end - start)
         raw = data[start:end]
         if index == 0:
-            version = _schema_of(path, raw)
+            version = log.schema = _schema_of(path, raw)
         if lineno == count and torn_tail:
             raise _torn(path, raw, lineno)
         event = decode_line(path, lineno, raw, last=lineno == count, version=version)
@@ -315,10 +317,16 @@ def _also_altered(raw: bytes, data: bytes, end: int) -> bool:
     if stop - start > MAX_LINE_BYTES:
         return False
     try:
-        following = decode(data[start:stop])
-    except msgspec.DecodeError:
+        following = msgspec.json.decode(data[start:stop], type=_PrevOnly)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return False
     return following.prev != line_hash(raw)
+
+
+class _PrevOnly(msgspec.Struct):
+    """The ``prev`` link of a line of any schema, the rest ignored."""
+
+    prev: str | None = None
 
 
 def _schema_of(path: str, first: bytes) -> int:
@@ -548,26 +556,32 @@ def with_prev(event: Event, prev: str | None) -> Event:
     return msgspec.structs.replace(event, prev=prev)
 
 
-def chained(events: Iterable[Event], head: str | None) -> list[Event]:
-    """``events`` as they stand in a log after ``head``: each with the ``prev`` it is written
-    with."""
+def chained(events: Iterable[Event], head: str | None, *,
+            schema: int = SCHEMA_VERSION) -> list[Event]:
+    """``events`` as they stand in a log of ``schema`` after ``head``: each with the ``prev``
+    it is written with."""
     out = []
     for event in events:
         event = with_prev(event, head)
-        head = line_hash(encode(event))
+        head = line_hash(encode_as(event, schema))
         out.append(event)
     return out
 
 
-def _encode_chain(path: str, events: Iterable[Event],
-                  head: str | None) -> tuple[bytes, str | None]:
-    """The lines of ``events`` chained after ``head``, and the new head.
+def _encode_chain(path: str, events: Iterable[Event], head: str | None,
+                  schema: int = SCHEMA_VERSION) -> tuple[bytes, str | None]:
+    """The lines of ``events`` chained after ``head`` in a log of ``schema``, and the new head.
 
-    :raises LogError: ``too_large`` for an event longer than a line may be.
+    :raises LogError: ``too_large`` for an event longer than a line may be, ``old_schema``
+        for an event the log's schema cannot express.
     """
     chunks: list[bytes] = []
     for event in events:
-        raw = encode(with_prev(event, head))
+        try:
+            raw = encode_as(with_prev(event, head), schema)
+        except NotInSchema as exc:
+            raise LogError("old_schema", path, f"{exc}; this game began under schema {schema} "
+                           "and is continued in it; nothing was written", seq=event.seq) from None
         if len(raw) > MAX_LINE_BYTES:
             raise LogError("too_large", path, f"event seq {event.seq} ({_tag(event)}) would be a "
                            f"line of {len(raw)} bytes; the limit is {MAX_LINE_BYTES}; nothing "
@@ -641,7 +655,9 @@ def create(path: str | os.PathLike[str], events: Sequence[Event]) -> str | None:
         longer than a line may be, ``full`` for a log past the limits; ``write`` on OS errors.
     """
     name = os.fspath(path)
-    data, head = _encode_chain(name, events, None)
+    first = events[0] if events else None
+    schema = first.schema if isinstance(first, GameStarted) else SCHEMA_VERSION
+    data, head = _encode_chain(name, events, None, schema)
     _check_lines(name, 0, len(events))
     _check_bytes(name, 0, len(data))
     try:
@@ -715,8 +731,9 @@ def _count_lines(fd: int, size: int) -> int:
 
 
 def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head: str, *,
-           lines: int | None = None) -> str:
-    """Append ``events`` after ``expected_head``; returns the new head hash.
+           lines: int | None = None, schema: int | None = None) -> str:
+    """Append ``events`` after ``expected_head``, written in the log's ``schema`` (read from
+    its first line when not given); returns the new head hash.
 
     All lines go out in one write, then fsync, under an exclusive lock. ``lines`` is the
     number of lines the caller read (the file holds that many when its head matches); without
@@ -730,11 +747,13 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
     name = os.fspath(path)
     if not events:
         return expected_head
-    data, head = _encode_chain(name, events, expected_head)
     fd = _open_regular(name, os.O_RDWR | os.O_APPEND)
     try:
         _lock(fd, name, fcntl.LOCK_EX, "write")
         size = _check_head(fd, name, expected_head)
+        if schema is None:
+            schema = _read_or_fail(name, lambda: _schema_in_file(fd, size))
+        data, head = _encode_chain(name, events, expected_head, schema)
         _check_bytes(name, size, len(data))  # first: then a count reads at most the limit
         if lines is None:
             lines = _read_or_fail(name, lambda: _count_lines(fd, size))
@@ -744,6 +763,19 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
         os.close(fd)
     assert head is not None
     return head
+
+
+class _SchemaOnly(msgspec.Struct):
+    schema: int = SCHEMA_VERSION
+
+
+def _schema_in_file(fd: int, size: int) -> int:
+    """The schema named by the log's first line (the current one if it names none)."""
+    first = os.pread(fd, min(size, MAX_LINE_BYTES + 1), 0).split(b"\n", 1)[0]
+    try:
+        return msgspec.json.decode(first, type=_SchemaOnly).schema
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return SCHEMA_VERSION
 
 
 def _check_head(fd: int, name: str, expected_head: str) -> int:

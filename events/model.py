@@ -17,7 +17,9 @@ import msgspec
 
 from meeple.events.tileset import TileSetDef
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: the longest figure name, in characters
+MAX_FIGURE = 40
 #: the longest player name, in characters
 MAX_NAME = 100
 
@@ -29,6 +31,9 @@ Mode = Literal["digital", "table"]
 Unplaceable = Literal["discard", "reshuffle"]
 UndoPolicy = Literal["turn", "any", "none"]
 ScoreReason = Literal["realm", "tie", "defeat", "final", "farm"]
+#: a kind of figure, named by the edition: ``small``, ``large`` (schema 2; schema 1 wrote
+#: ``large: true|false``)
+Figure = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_FIGURE, pattern="^[a-z][a-z-]*$")]
 
 
 class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -158,7 +163,7 @@ class MeeplePlaced(Event, tag="meeple_placed", kw_only=True, frozen=True):
 
     player: Colour
     target: str
-    large: bool = False
+    figure: Figure = "small"
 
 
 class MeepleSkipped(Event, tag="meeple_skipped", kw_only=True, frozen=True):
@@ -213,7 +218,7 @@ class MeepleReturned(Event, tag="meeple_returned", kw_only=True, frozen=True):
     """A meeple goes back to its owner's reserve (SW-5.4, SW-6.1)."""
 
     player: Colour
-    large: bool
+    figure: Figure
     spot: Spot
 
 

@@ -1,9 +1,16 @@
-"""Reading logs of older schema versions (DESIGN.md, "Versioning").
+"""Reading logs of older schema versions, and continuing them in their own schema
+(DESIGN.md, "Versioning").
 
-A breaking change to the event format bumps ``SCHEMA_VERSION`` and adds one
-function here that turns a raw line of version n into version n + 1. Lines of
-an old log are decoded as plain dicts, passed up the chain, then decoded as
-events. New fields with defaults need no upcaster.
+A breaking change to the event format bumps ``SCHEMA_VERSION`` and adds one function to
+``UPCASTERS`` that turns a raw line of version n into version n + 1. Lines of an old log are
+decoded as plain dicts, passed up the chain, then decoded as events. New fields with
+defaults need no upcaster. ``game_started.schema`` keeps the schema the log is written in:
+read into today's events, it still says which schema the game's lines are in.
+
+A game begun under an older schema is continued in that schema, so that the log stays one
+schema from its first line to its last and the meeple that began it can still read it:
+each step has a matching function in ``DOWNCASTERS`` (n + 1 to n), used only for writing.
+Schema 2 named figures (``"figure": "large"``) where schema 1 wrote ``"large": true``.
 """
 
 from __future__ import annotations
@@ -12,17 +19,62 @@ from collections.abc import Callable
 
 import msgspec
 
-from meeple.events.model import SCHEMA_VERSION, AnyEvent, Event
+from meeple.events.model import SCHEMA_VERSION, AnyEvent, Event, encode
+
+
+class NotInSchema(ValueError):
+    """An event that an older schema cannot express (e.g. a figure schema 1 had no word for)."""
+
+
+#: the events that carry a figure: schema 1 wrote ``large``, schema 2 ``figure``
+_FIGURED = ("meeple_placed", "meeple_returned")
+#: schema 1's only figures
+_V1_FIGURES = ("small", "large")
+
+
+def _v1_to_v2(raw: dict) -> dict:
+    """Schema 1 to 2: ``"large": true|false`` becomes ``"figure": "large"|"small"``, in place
+    of ``large`` among the fields."""
+    if raw.get("type") not in _FIGURED:
+        return raw
+    if "figure" in raw:
+        raise msgspec.ValidationError("Object contains unknown field `figure` (schema 1 writes "
+                                      "`large`) - at `$`")
+    if "large" not in raw:
+        return raw
+    large = raw["large"]
+    if not isinstance(large, bool):
+        raise msgspec.ValidationError("Expected `bool`, got `" + type(large).__name__
+                                      + "` - at `$.large`")
+    return {("figure" if k == "large" else k): (("large" if large else "small") if k == "large"
+                                                else v) for k, v in raw.items()}
+
+
+def _v2_to_v1(raw: dict) -> dict:
+    """Schema 2 to 1, for writing: the inverse of ``_v1_to_v2``.
+
+    :raises NotInSchema: for a figure other than small and large.
+    """
+    if raw.get("type") not in _FIGURED:
+        return raw
+    figure = raw["figure"]
+    if figure not in _V1_FIGURES:
+        raise NotInSchema(f"a {figure} figure cannot be written in a schema 1 log")
+    return {("large" if k == "figure" else k): (figure == "large" if k == "figure" else v)
+            for k, v in raw.items()}
+
 
 #: version n -> function turning a raw line of version n into version n + 1
-UPCASTERS: dict[int, Callable[[dict], dict]] = {}
+UPCASTERS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+#: version n + 1 -> function turning a raw line of version n + 1 into version n (for writing)
+DOWNCASTERS: dict[int, Callable[[dict], dict]] = {2: _v2_to_v1}
 
 
 def upcast(raw: dict, version: int) -> dict:
     """A raw line of schema ``version`` brought to the current schema.
 
-    >>> upcast({"type": "turn_ended", "seq": 3}, SCHEMA_VERSION)
-    {'type': 'turn_ended', 'seq': 3}
+    >>> upcast({"type": "meeple_returned", "seq": 3, "player": "red", "large": True}, 1)
+    {'type': 'meeple_returned', 'seq': 3, 'player': 'red', 'figure': 'large'}
     """
     while version < SCHEMA_VERSION:
         raw = UPCASTERS[version](raw)
@@ -48,3 +100,17 @@ def decode_old(raw: bytes, version: int) -> Event:
     if not isinstance(data, dict):
         raise msgspec.ValidationError("Expected `object` - at `$`")
     return msgspec.convert(upcast(data, version), AnyEvent)
+
+
+def encode_as(event: Event, version: int = SCHEMA_VERSION) -> bytes:
+    """The bytes of ``event`` as a log of schema ``version`` holds it (without the newline).
+    Only the events a schema step changed are rewritten; the rest are encoded as they are.
+
+    :raises NotInSchema: for an event that schema cannot express.
+    """
+    if version == SCHEMA_VERSION or event.__struct_config__.tag not in _FIGURED:
+        return encode(event)
+    raw = msgspec.to_builtins(event)
+    for step in range(SCHEMA_VERSION, version, -1):
+        raw = DOWNCASTERS[step](raw)
+    return msgspec.json.encode(raw)

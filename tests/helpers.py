@@ -81,7 +81,8 @@ class Table:
         """Draw ``tile``, place it, then deploy on ``meeple`` or skip."""
         new = self.do(DrawTile(tile))
         new += self.do(PlaceTile(x, y, rotation))
-        new += self.do(PlaceMeeple(meeple, large) if meeple else SkipMeeple())
+        figure = "large" if large else "small"
+        new += self.do(PlaceMeeple(meeple, figure) if meeple else SkipMeeple())
         return new
 
     def roll(self, **rolls: tuple[int, ...]) -> list[Event]:

@@ -30,8 +30,9 @@ def snapshot_json(snapshot):
 def board_digest(state: GameState) -> str:
     tiles = []
     for (x, y), placed in sorted(state.board.items()):
-        meeples = sorted((c, large, i) for i, node in enumerate(placed.nodes)
-                         for c, large, at in state.realms.realm(node).meeples if at == node)
+        # a figure as schema 1 wrote it (large or not), so digests recorded then still hold
+        meeples = sorted((c, figure == "large", i) for i, node in enumerate(placed.nodes)
+                         for c, figure, at in state.realms.realm(node).meeples if at == node)
         tiles.append([x, y, placed.tile.id, placed.r, meeples])
     return hashlib.sha256(json.dumps(tiles).encode()).hexdigest()[:16]
 

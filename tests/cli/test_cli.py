@@ -116,7 +116,8 @@ def test_status_json_shape(game):
 
 def test_moves_json_shape_in_both_steps(game):
     moves = run_json("moves", game)
-    assert moves and set(moves[0]) == {"x", "y", "rotation", "meeples"}
+    assert moves and set(moves[0]) == {"x", "y", "rotation", "meeples", "figures"}
+    assert moves[0]["figures"] == ["small", "large"]
     first = moves[0]
     run("place", game, first["x"], first["y"], first["rotation"])
     after = run_json("moves", game)

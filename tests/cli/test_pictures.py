@@ -50,8 +50,8 @@ def test_the_board_svg_is_xml_with_a_titled_group_per_tile_and_every_meeple():
     assert len(figures) == meeples_on_board(state) > 0
     large = [u for u in figures if "scale(1.45)" in u.get("transform")]
     assert len(large) == sum(1 for placed in state.board.values() for node in placed.nodes
-                             for _, big, where in state.realms.realm(node).meeples
-                             if where == node and big)
+                             for _, figure, where in state.realms.realm(node).meeples
+                             if where == node and figure == "large")
     marks = [r for r in root.iter(f"{SVG}rect") if r.get("stroke") == "#ffd60a"]
     assert [m.find(f"{SVG}title").text for m in marks] == [
         f"last placement ({state.placed_at[0]}, {state.placed_at[1]})"]

@@ -34,11 +34,12 @@ def accepted_targets(state, x, y, rotation):
     candidates = list(placed.tile.orientations[placed.r].targets)
     candidates += [f"planet@{x + dx},{y + dy}" for dx in (-1, 0, 1) for dy in (-1, 0, 1)
                    if (dx, dy) != (0, 0)]
-    small, large = trial.reserve[trial.player]
+    left = trial.reserve[trial.player]
+    figure = next((name for name, n in left.items() if n), "small")
     ok = []
     for target in candidates:
         try:
-            decide(trial, PlaceMeeple(target, large=not small and bool(large)))
+            decide(trial, PlaceMeeple(target, figure))
         except RulesError:
             continue
         ok.append(target)

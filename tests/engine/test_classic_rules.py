@@ -49,11 +49,11 @@ def test_cl1_field_ports_turn_with_the_tile():
 
 def test_cl2_seven_followers_all_alike_and_the_classic_colours():
     t = game({"D": 1, "U": 2})
-    assert t.state.reserve == {"red": [7, 0], "blue": [7, 0]}
+    assert t.state.reserve == {"red": {"small": 7}, "blue": {"small": 7}}
     t.do(DrawTile("U"))
     t.do(PlaceTile(1, 0, 0))
     with pytest.raises(IllegalMove, match=r"all alike.*\(CL-2\)"):
-        t.do(PlaceMeeple("road:E", large=True))
+        t.do(PlaceMeeple("road:E", "large"))
     with pytest.raises(InvalidCommand, match=r"unknown colour 'orange' \(CL-2\); colours of the "
                                              r"classic edition are red, green, blue"):
         new_game(["red", "orange"], classic(), table=True)
@@ -89,7 +89,7 @@ def test_cl5_a_completed_city_of_exactly_two_tiles_scores_2():
     t.turn("E", 0, 1, 180, meeple="city:S")
     assert points(t)[0] == ("red", 2, "realm", "CL-5", 2, 0, 0)
     assert t.of(MeepleReturned)[0].player == "red"
-    assert t.state.reserve["red"] == [7, 0]
+    assert t.state.reserve["red"] == {"small": 7}
 
 
 def test_cl5_a_two_tile_city_scores_1_more_per_pennant():
@@ -203,12 +203,12 @@ def test_cl7_la_fiesta_taking_a_follower_back():
     t.do(SkipMeeple())
     t.do(DrawTile("FE-RrRr"))
     t.do(PlaceTile(2, 0, 0))
-    assert t.state.reserve["red"] == [6, 0]
+    assert t.state.reserve["red"] == {"small": 6}
     with pytest.raises(IllegalMove, match=r"red has no follower on road:W at \(1, 0\).*red's "
                                           r"followers: 1 0 road:E"):
         t.do(TakeBack(1, 0, "road:W"))
     t.do(TakeBack(1, 0, "road:e"))
     taken = t.of(MeepleTakenBack)
     assert [(e.player, e.spot.x, e.spot.y, e.spot.feature) for e in taken] == [("red", 1, 0, "road:E")]
-    assert t.state.reserve["red"] == [7, 0]
+    assert t.state.reserve["red"] == {"small": 7}
     assert not any(realm and realm.meeples for realm in t.state.realms.data)

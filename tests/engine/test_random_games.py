@@ -36,10 +36,10 @@ CLASSIC_SETUPS = [
 
 
 def fingerprint(state: GameState) -> tuple:
-    meeples = sorted((c, large, state.realms.spots[n].x, state.realms.spots[n].y)
-                     for realm in state.realms.data if realm for c, large, n in realm.meeples)
+    meeples = sorted((c, figure, state.realms.spots[n].x, state.realms.spots[n].y)
+                     for realm in state.realms.data if realm for c, figure, n in realm.meeples)
     return (state.turn, state.current, state.phase, state.drawn, tuple(state.scores.items()),
-            tuple((c, tuple(r)) for c, r in state.reserve.items()), len(state.board),
+            tuple((c, tuple(r.items())) for c, r in state.reserve.items()), len(state.board),
             tuple(sorted(state.remaining.items())), state.next_seq, tuple(meeples),
             state.battle is not None)
 
@@ -48,12 +48,11 @@ def check_invariants(state: GameState, before: dict[str, int]) -> None:
     on_board = Counter()
     for realm in state.realms.data:
         if realm:
-            for colour, large, _ in realm.meeples:
-                on_board[(colour, large)] += 1
-    small_total, large_total = state.edition.reserve
-    for colour, (small, large) in state.reserve.items():
-        assert small + on_board[(colour, False)] == small_total
-        assert large + on_board[(colour, True)] == large_total
+            for colour, figure, _ in realm.meeples:
+                on_board[(colour, figure)] += 1
+    for colour, left in state.reserve.items():
+        for figure in state.edition.figures:
+            assert left[figure.name] + on_board[(colour, figure.name)] == figure.count
     for side, points in state.scores.items():
         assert points >= before[side]
 

@@ -83,7 +83,7 @@ def test_setup_refuses_wrong_player_counts_colours_and_team_seating():
 def test_reserve_is_four_small_and_one_large():
     """SW-1.6."""
     t = Table(["red", "black"])
-    assert t.state.reserve == {"red": [4, 1], "black": [4, 1]}
+    assert t.state.reserve == {"red": {"small": 4, "large": 1}, "black": {"small": 4, "large": 1}}
 
 
 # SW-2 / SW-3 placement ---------------------------------------------------------
@@ -226,13 +226,13 @@ def test_small_reserve_empty_refuses_small_but_allows_large():
     t = Table(["red", "black"])
     t.do(DrawTile("U"))
     t.do(PlaceTile(1, 0, 90))
-    t.state.reserve["red"] = [0, 1]
+    t.state.reserve["red"] = {"small": 0, "large": 1}
     with pytest.raises(IllegalMove, match=r"no small meeple.*SW-4.4.*add --large"):
         decide(t.state, PlaceMeeple("route:E"))
-    assert decide(t.state, PlaceMeeple("route:E", large=True))
-    t.state.reserve["red"] = [0, 0]
+    assert decide(t.state, PlaceMeeple("route:E", "large"))
+    t.state.reserve["red"] = {"small": 0, "large": 0}
     with pytest.raises(IllegalMove, match="no large meeple"):
-        decide(t.state, PlaceMeeple("route:E", large=True))
+        decide(t.state, PlaceMeeple("route:E", "large"))
 
 
 def test_planet_attack_needs_a_planet_among_the_8_neighbours():
@@ -293,7 +293,8 @@ def test_dice_are_capped_at_three_and_validated_in_table_mode():
     t.roll(red=(6, 1, 1), black=(3,))
     assert scored(t) == [("empire", 1, "defeat", 0)]
     assert t.state.scores == {"rebel": 0, "empire": 1}
-    assert t.state.reserve["black"] == [4, 1] and t.state.reserve["green"] == [3, 1]
+    assert t.state.reserve["black"] == {"small": 4, "large": 1}
+    assert t.state.reserve["green"] == {"small": 3, "large": 1}
 
 
 def test_team_battle_counts_teammates_together_and_points_go_to_the_team():
@@ -307,7 +308,7 @@ def test_team_battle_counts_teammates_together_and_points_go_to_the_team():
     assert [(s.side, s.dice) for s in battle.sides] == [("rebel", 3), ("empire", 1)]
     t.roll(rebel=(2, 2, 1), empire=(4,))
     assert scored(t) == [("rebel", 3, "defeat", 0)]
-    assert t.state.reserve["red"] == [4, 1] and t.state.reserve["green"] == [4, 1]
+    assert t.state.reserve["red"] == t.state.reserve["green"] == {"small": 4, "large": 1}
     assert t.state.scores == {"rebel": 3, "empire": 0}
 
 

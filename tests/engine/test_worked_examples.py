@@ -19,12 +19,12 @@ def test_route_completed_by_another_players_tile_scores_3_for_its_owner():
     """SW-6.3: a 3-tile route closed by black's tile scores 3 for red, who holds it."""
     t = Table(["red", "black"])
     t.turn("L", -1, 0, 180, meeple="route:E")
-    assert t.state.reserve["red"] == [3, 1]
+    assert t.state.reserve["red"] == {"small": 3, "large": 1}
     t.turn("L", 1, 0, 0)
     assert points(t) == [("red", 3, "realm")]
     scored = t.of(PointsScored)[0]
     assert (scored.tiles, scored.symbols, scored.rule) == (3, 0, "SW-6.3")
-    assert t.state.reserve["red"] == [4, 1], "the meeple returns after scoring (SW-6.1)"
+    assert t.state.reserve["red"] == {"small": 4, "large": 1}, "the meeple returns after scoring (SW-6.1)"
     assert t.state.scores == {"red": 3, "black": 0}
 
 
@@ -45,7 +45,7 @@ def test_completed_planet_with_its_symbol_scores_11():
     surround_hoth(t)
     assert points(t) == [("red", 11, "realm")]
     assert t.of(PointsScored)[0].tiles == 9
-    assert t.state.reserve["red"] == [4, 1]
+    assert t.state.reserve["red"] == {"small": 4, "large": 1}
 
 
 def test_route_battle_red_beats_white_then_scores_the_completed_route():
@@ -57,7 +57,7 @@ def test_route_battle_red_beats_white_then_scores_the_completed_route():
     t.roll(red=(5,), white=(2,))
     assert points(t) == [("white", 1, "defeat"), ("red", 4, "realm")]
     assert t.state.scores == {"red": 4, "white": 1}
-    assert t.state.reserve == {"red": [4, 1], "white": [4, 1]}
+    assert t.state.reserve == {"red": {"small": 4, "large": 1}, "white": {"small": 4, "large": 1}}
     assert t.waiting == "draw" and t.state.player == "white"
 
 
@@ -84,7 +84,7 @@ def test_asteroid_battle_three_sides_tie_then_black_wins_and_scores_12():
     field = t.of(PointsScored)[-1]
     assert (field.tiles, field.symbols) == (5, 1)
     assert t.state.scores == {"black": 13, "red": 3, "white": 1}
-    assert t.state.reserve == {"black": [4, 1], "red": [4, 1], "white": [4, 1]}
+    assert all(left == {"small": 4, "large": 1} for left in t.state.reserve.values())
 
 
 def test_planet_attack_tie_at_5_then_red_takes_the_planet():
@@ -100,10 +100,10 @@ def test_planet_attack_tie_at_5_then_red_takes_the_planet():
     t.roll(red=(5, 2), white=(4, 4))
     assert points(t)[2:] == [("white", 2, "defeat")]
     returned = t.of(MeepleReturned)
-    assert [(m.player, m.large) for m in returned] == [("white", True)]
+    assert [(m.player, m.figure) for m in returned] == [("white", "large")]
     hoth = t.state.board[(0, -1)]
     realm = t.state.realms.realm(hoth.nodes[hoth.tile.planet])
-    assert [(c, large) for c, large, _ in realm.meeples] == [("red", False)]
+    assert [(c, figure) for c, figure, _ in realm.meeples] == [("red", "small")]
     assert t.state.scores == {"red": 1, "white": 3}
 
 

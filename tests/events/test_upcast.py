@@ -1,15 +1,18 @@
 """Old logs stay readable through upcasters; logs from a newer meeple are refused clearly."""
 
+import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from meeple.engine.check import verify
+from meeple.engine.commands import DrawTile, PlaceTile
 from meeple.events import log as logfile
 from meeple.events import upcast
-from meeple.events.model import SCHEMA_VERSION
+from meeple.events.model import SCHEMA_VERSION, MeeplePlaced, MeepleReturned
 
-from helpers import rechain
+from helpers import Table, rechain, run, run_json
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "random_3p_seed_1.jsonl"
 
@@ -27,9 +30,84 @@ def _with_schema(version: int, rename_turn: bool = False) -> bytes:
     return b"\n".join(rechain(lines, change)) + b"\n"
 
 
-def test_todays_fixtures_are_in_the_current_schema():
-    first = logfile.read(FIXTURE).events[0]
-    assert first.schema == SCHEMA_VERSION == 1
+FIXTURES = sorted((Path(__file__).parents[2] / "fixtures").glob("*.jsonl"))
+
+
+def test_the_recorded_fixtures_are_schema_1_and_new_games_schema_2(tmp_path):
+    assert SCHEMA_VERSION == 2
+    log = logfile.read(FIXTURE)
+    assert log.schema == log.events[0].schema == 1
+    game = tmp_path / "new.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "1")
+    assert logfile.read(game).schema == 2
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
+def test_every_schema_1_line_goes_up_and_back_down_unchanged(path):
+    """Upcast to today's events, then written in the log's own schema: every figure line is the
+    same bytes, and every line reads back as the same event. This is what lets a game begun
+    under schema 1 be continued in schema 1."""
+    log = logfile.read(path)
+    assert log.schema == 1
+    lines = path.read_bytes().rstrip(b"\n").split(b"\n")
+    for event, line in zip(log.events, lines, strict=True):
+        written = upcast.encode_as(event, 1)
+        assert upcast.decode_old(written, 1) == event
+        if isinstance(event, MeeplePlaced | MeepleReturned):
+            assert written == line
+
+
+def test_schema_1_large_becomes_a_figure():
+    base = {"type": "meeple_placed", "seq": 4, "prev": None, "player": "red", "target": "planet"}
+    for raw, figure in (({**base, "large": True}, "large"), ({**base, "large": False}, "small"),
+                        (base, "small")):
+        event = upcast.decode_old(msgspec.json.encode(raw), 1)
+        assert isinstance(event, MeeplePlaced) and event.figure == figure
+    returned = {"type": "meeple_returned", "seq": 9, "prev": None, "player": "red",
+                "large": True, "spot": {"x": 0, "y": 0, "feature": "planet"}}
+    assert upcast.decode_old(msgspec.json.encode(returned), 1).figure == "large"
+
+
+@pytest.mark.parametrize("raw", [
+    {"type": "meeple_placed", "seq": 4, "player": "red", "target": "planet", "figure": "large"},
+    {"type": "meeple_placed", "seq": 4, "player": "red", "target": "planet", "large": "yes"},
+], ids=["schema_2_field_in_a_schema_1_log", "large_not_a_bool"])
+def test_a_schema_1_line_that_schema_1_did_not_write_is_refused(raw):
+    with pytest.raises(msgspec.ValidationError):
+        upcast.decode_old(msgspec.json.encode(raw), 1)
+
+
+def _old_game(tmp_path) -> Path:
+    """A table-mode Star Wars game begun under schema 1, red to place a meeple."""
+    t = Table(["red", "black"])
+    t.do(DrawTile("U"))
+    t.do(PlaceTile(1, 0, 90))
+    first = msgspec.structs.replace(t.events[0], schema=1)
+    path = tmp_path / "old.jsonl"
+    logfile.create(path, [first, *t.events[1:]])
+    return path
+
+
+def test_a_game_begun_under_schema_1_is_continued_in_schema_1(tmp_path):
+    path = _old_game(tmp_path)
+    run("deploy", path, "route:E", "--large")
+    lines = path.read_bytes().rstrip(b"\n").split(b"\n")
+    placed = [json.loads(line) for line in lines if b'"meeple_placed"' in line]
+    assert placed and placed[0]["large"] is True and "figure" not in placed[0]
+    assert all(b'"figure"' not in line for line in lines)
+    assert json.loads(lines[0])["schema"] == 1
+    assert run_json("check", path)["ok"]
+
+
+def test_a_figure_schema_1_cannot_express_is_refused_and_nothing_is_written(tmp_path):
+    path = _old_game(tmp_path)
+    before = path.read_bytes()
+    log = logfile.read(path)
+    event = MeeplePlaced(seq=len(log.events), player="red", target="route:E", figure="huge")
+    with pytest.raises(logfile.LogError, match="cannot be written in a schema 1 log") as exc:
+        logfile.append(path, [event], log.head)
+    assert exc.value.kind == "old_schema" and exc.value.kind in logfile.REFUSALS
+    assert path.read_bytes() == before
 
 
 def test_an_older_schema_is_read_through_its_upcaster(tmp_path, monkeypatch):
