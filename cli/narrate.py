@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from meeple.engine.edition import Edition
+from meeple.engine.targets import Target
 from meeple.engine.tiles import compile_tileset
 from meeple.events.model import (
     BattleEnded,
@@ -32,10 +33,9 @@ KIND_NAMES = {"route": "route", "asteroid": "asteroid field", "planet": "planet"
 
 def realm_name(spot: Spot) -> str:
     """``the route at (1, 0) E`` style wording of a spot."""
-    kind = spot.feature.split(":")[0].split("@")[0]
-    edge = spot.feature.split(":")[1] if ":" in spot.feature else ""
-    where = f"({spot.x}, {spot.y})" + (f" {edge}" if edge else "")
-    return f"the {KIND_NAMES.get(kind, kind)} at {where}"
+    target = Target.of(spot.feature)
+    where = f"({spot.x}, {spot.y})" + (f" {target.where}" if target.where else "")
+    return f"the {KIND_NAMES.get(target.kind, target.kind)} at {where}"
 
 
 def _figure(edition: Edition, figure: str) -> str:
@@ -81,11 +81,12 @@ def _sentence(event: Event, edition: Edition) -> str:
     if isinstance(event, TilePlaced):
         return f"{event.player} places {event.tile} at ({event.x}, {event.y}) turned {event.rotation}"
     if isinstance(event, MeeplePlaced):
-        if "@" in event.target:
-            kind, cell = event.target.split("@")
-            return (f"{event.player} attacks the {kind} at ({cell}) with a "
+        target = Target.of(event.target)
+        if target.cell is not None:
+            x, y = target.cell
+            return (f"{event.player} attacks the {target.kind} at ({x},{y}) with a "
                     f"{_figure(edition, event.figure)} ({edition.rule('attack')})")
-        role = edition.roles.get(event.target.split(":")[0])
+        role = edition.roles.get(target.kind)
         if role is not None:
             return (f"{event.player} places a {edition.figure} on {event.target} as a {role} "
                     f"({edition.rule('meeple')})")

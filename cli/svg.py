@@ -18,6 +18,7 @@ from html import escape
 from meeple.cli.board import ROLE
 from meeple.engine.geometry import SIDES
 from meeple.engine.state import GameState
+from meeple.engine.targets import Target
 from meeple.engine.tiles import TileSet, TileType
 from meeple.events.text import escaped
 
@@ -277,9 +278,10 @@ def meeple_svg(px: float, py: float, colour: str, large: bool, title: str,
 
 
 def meeple_title(colour: str, large: bool, target: str, x: int, y: int) -> str:
-    if target.startswith("field:"):
+    kind = Target.of(target).kind
+    if kind == "field":
         return f"{colour} farmer on {target} at ({x}, {y})"
-    if target.split(":")[0] in ("road", "city", "cloister"):
+    if kind in ("road", "city", "cloister"):
         return f"{colour} follower on {target} at ({x}, {y})"
     return f"{colour} {'large' if large else 'small'} meeple on {target} at ({x}, {y})"
 

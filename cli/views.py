@@ -12,6 +12,7 @@ from meeple.engine.decide import followers_to_take_back, undoable
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.moves import legal_moves
 from meeple.engine.state import GameState
+from meeple.engine.targets import Target
 from meeple.events.log import short
 from meeple.events.model import Event, PointsScored
 
@@ -93,7 +94,7 @@ def breakdown(state: GameState) -> list[dict]:
     rows = []
     for event in effective_events(state):
         if isinstance(event, PointsScored):
-            kind = event.realm.feature.split(":")[0]
+            kind = Target.of(event.realm.feature).kind
             rows.append({
                 "seq": event.seq, "side": event.side, "points": event.points,
                 "reason": event.reason, "kind": kind,

@@ -29,7 +29,7 @@ from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.geometry import AROUND, FACING, ROTATIONS, STEP
 from meeple.engine.state import GameState
-from meeple.engine.targets import parse_target
+from meeple.engine.targets import Target
 from meeple.events.model import (
     DiceRolled,
     Event,
@@ -148,10 +148,11 @@ def _where_legal(state: GameState, tile) -> str:
 def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int] | None]:
     """Where a (canonical, already checked) target puts the meeple, and the attacked cell."""
     x, y = state.placed_at  # type: ignore[misc]
-    name, cell = parse_target(target, state.edition)
+    parsed = Target.of(target)
+    cell = parsed.cell
     if cell is not None and cell != (x, y):
-        return Spot(x=cell[0], y=cell[1], feature=name), cell
-    return Spot(x=x, y=y, feature=name), None
+        return Spot(x=cell[0], y=cell[1], feature=parsed.feature), cell
+    return Spot(x=x, y=y, feature=parsed.feature), None
 
 
 def legal_targets(state: GameState) -> list[str]:
@@ -164,7 +165,9 @@ def legal_targets(state: GameState) -> list[str]:
     for f in placed.tile.features:
         if not realms.realm(placed.nodes[f.index]).meeples:
             targets.append(o.targets[f.index])
-    targets.extend(f"planet@{px},{py}" for px, py in planets_around(state, x, y))
+    attack = state.edition.attack
+    targets.extend(str(Target(attack, None, cell)) for cell in planets_around(state, x, y)
+                   if attack is not None)
     return targets
 
 
@@ -237,10 +240,14 @@ def _free_targets(o, touching: list[tuple[int, int]], busy: int) -> list[str]:
 
 def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
     """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise (SW-4.3)."""
+    attack = state.edition.attack
+    if attack is None:
+        return {}
     index: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for px, py in state.planet_cells:
         for order, (dx, dy) in enumerate(AROUND):
-            index.setdefault((px - dx, py - dy), []).append((order, f"planet@{px},{py}"))
+            index.setdefault((px - dx, py - dy), []).append(
+                (order, str(Target(attack, None, (px, py)))))
     return {cell: [t for _, t in sorted(found)] for cell, found in index.items()}
 
 
@@ -248,7 +255,8 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     _check_figure(state, command.figure)
     colour = state.player
     edition = state.edition
-    name, cell = parse_target(command.target, state.edition)
+    target = Target.parse(command.target, edition)
+    name, cell = target.feature, target.cell
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
@@ -259,15 +267,13 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
             raise IllegalMove(f"there is no {name} at ({cell[0]}, {cell[1]}) among "
                               f"the 8 tiles around ({x}, {y})",
                               rule=edition.rule("attack"), legal=hint)
-        return MeeplePlaced(seq=state.next_seq, player=colour,
-                            target=f"planet@{cell[0]},{cell[1]}", figure=command.figure)
+        return MeeplePlaced(seq=state.next_seq, player=colour, target=str(target),
+                            figure=command.figure)
     index = o.aliases.get(name, -1)
     if index < 0:
-        kind, _, where = name.partition(":")
-        if kind in state.tileset.vocabulary.kinds:
-            place = f" on its {where} edge" if len(where) == 1 else (
-                f" at edge half {where}" if where else "")
-            raise IllegalMove(f"tile {placed.tile.id} as placed has no {kind}{place}",
+        if target.kind in state.tileset.vocabulary.kinds:
+            raise IllegalMove(f"tile {placed.tile.id} as placed has no "
+                              f"{target.kind}{target.edge_words()}",
                               rule=state.rule("meeple"), legal=hint)
         raise InvalidCommand(f"cannot read the meeple target {command.target!r}",
                              rule=edition.rule("target"), legal=edition.target_syntax)
@@ -337,7 +343,7 @@ def _take_back(state: GameState, command: TakeBack) -> Event:
         raise IllegalMove(f"tile {tile} has no festival symbol: only after placing a festival "
                           "tile may a follower be taken back", rule="CL-7",
                           legal="place a follower or skip")
-    name, _ = parse_target(command.target, state.edition)
+    name = Target.parse(command.target, state.edition).feature
     spots = followers_to_take_back(state)
     for spot in spots:
         if (spot.x, spot.y) == (command.x, command.y) and spot.feature == name:
