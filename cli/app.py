@@ -74,7 +74,7 @@ def guarded(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from meeple.cli.store import Failure
-        from meeple.engine.errors import RulesError
+        from meeple.engine import RulesError
         from meeple.events.log import REFUSALS, LogError
 
         try:
@@ -110,8 +110,7 @@ def _act(path: str, commands: list, as_json: bool) -> None:
     """
     from meeple.cli.report import report_move
     from meeple.cli.store import Failure, load, save
-    from meeple.engine.commands import Redo, Undo
-    from meeple.engine.play import play, settle
+    from meeple.engine import Redo, Undo, play, settle
     from meeple.events.model import DiceRolled, TileDrawn, TileSetAside
 
     game = load(path)
@@ -139,8 +138,7 @@ def continue_(game: Game, as_json: Json = False) -> None:
     """
     from meeple.cli.report import next_line, report_move
     from meeple.cli.store import Failure, load, save
-    from meeple.engine.flow import awaiting_seed
-    from meeple.engine.play import settle
+    from meeple.engine import awaiting_seed, settle
 
     loaded = load(game)
     state, written = settle(loaded.state)
@@ -183,9 +181,7 @@ def new(
 
     from meeple.cli.report import report_move
     from meeple.cli.store import create_sealed, game_tileset
-    from meeple.engine.play import settle
-    from meeple.engine.setup import new_game
-    from meeple.engine.state import start
+    from meeple.engine import new_game, settle, start
     from meeple.events import log as logfile
 
     if table and seed is not None:
@@ -280,7 +276,7 @@ def place(
     as_json: Json = False,
 ) -> None:
     """Place the drawn tile; with --meeple or --no-meeple also finish the turn."""
-    from meeple.engine.commands import PlaceMeeple, PlaceTile, SkipMeeple
+    from meeple.engine import PlaceMeeple, PlaceTile, SkipMeeple
 
     if meeple is not None and no_meeple:
         fail("--meeple and --no-meeple exclude each other", 2)
@@ -307,7 +303,7 @@ def deploy(
     as_json: Json = False,
 ) -> None:
     """Place a meeple on the tile just placed, or attack a planet around it; ends the turn."""
-    from meeple.engine.commands import PlaceMeeple
+    from meeple.engine import PlaceMeeple
 
     _act(game, [PlaceMeeple(target, _figure(large, figure))], as_json)
 
@@ -330,7 +326,7 @@ def take_back(
     as_json: Json = False,
 ) -> None:
     """La Fiesta (CL-7): after placing a festival tile, take one of your followers back."""
-    from meeple.engine.commands import TakeBack
+    from meeple.engine import TakeBack
 
     _act(game, [TakeBack(x, y, target)], as_json)
 
@@ -339,7 +335,7 @@ def take_back(
 @guarded
 def skip(game: Game, as_json: Json = False) -> None:
     """Place no meeple this turn; ends the turn."""
-    from meeple.engine.commands import SkipMeeple
+    from meeple.engine import SkipMeeple
 
     _act(game, [SkipMeeple()], as_json)
 
@@ -350,7 +346,7 @@ def draw(game: Game, tile: Annotated[str, typer.Argument(help="The tile id drawn
                                                           "`meeple tiles`).")],
          as_json: Json = False) -> None:
     """Table mode: record the tile drawn from the physical pile."""
-    from meeple.engine.commands import DrawTile
+    from meeple.engine import DrawTile
 
     _act(game, [DrawTile(tile)], as_json)
 
@@ -362,7 +358,7 @@ def roll(game: Game,
                                                    metavar="COLOR=N[,N...]...")],
          as_json: Json = False) -> None:
     """Table mode: record the physical dice of the pending battle round."""
-    from meeple.engine.commands import RollDice
+    from meeple.engine import RollDice
 
     rolls: dict[str, tuple[int, ...]] = {}
     for item in dice:
@@ -381,7 +377,7 @@ def roll(game: Game,
 def undo(game: Game, steps: Annotated[int, typer.Option(help="How many steps.")] = 1,
          as_json: Json = False) -> None:
     """Take back steps, as the game's undo policy allows; appended, never deleted."""
-    from meeple.engine.commands import Undo
+    from meeple.engine import Undo
 
     _act(game, [Undo(steps)], as_json)
 
@@ -391,7 +387,7 @@ def undo(game: Game, steps: Annotated[int, typer.Option(help="How many steps.")]
 def redo(game: Game, steps: Annotated[int, typer.Option(help="How many steps.")] = 1,
          as_json: Json = False) -> None:
     """Apply again steps that were just undone."""
-    from meeple.engine.commands import Redo
+    from meeple.engine import Redo
 
     _act(game, [Redo(steps)], as_json)
 
@@ -490,7 +486,7 @@ def autoplay(
     """Let a bot play the current and following turns of a digital game."""
     from meeple.cli.report import report_move
     from meeple.cli.store import load, save
-    from meeple.engine.bots import run_turns
+    from meeple.engine import run_turns
 
     loaded = load(game)
     state, written = run_turns(loaded.state, bot, None if to_end else turns)

@@ -25,13 +25,19 @@ import time
 from collections.abc import Callable
 
 from meeple.cli.store import game_tileset, load_tileset
-from meeple.engine.bots import random_move
-from meeple.engine.check import command_of, verify
-from meeple.engine.decide import moves_with_targets
-from meeple.engine.flow import awaiting
-from meeple.engine.play import fold, play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import GameState, start
+from meeple.engine import (
+    GameState,
+    awaiting,
+    command_of,
+    fold,
+    moves_with_targets,
+    new_game,
+    play,
+    random_move,
+    settle,
+    start,
+    verify,
+)
 from meeple.events import log as logfile
 from meeple.events.model import (
     Event,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meeple.engine.state import GameState
+from meeple.engine import GameState
 from meeple.events.text import escaped
 
 LETTER = {"red": "r", "green": "g", "black": "k", "white": "w", "orange": "o", "blue": "b",

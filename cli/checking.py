@@ -18,7 +18,7 @@ import typer
 
 from meeple.cli.output import emit_json, say
 from meeple.cli.store import Failure
-from meeple.engine.check import verify
+from meeple.engine import verify
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
 from meeple.events.text import escaped

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meeple.engine.state import GameState
+from meeple.engine import GameState
 from meeple.events.model import Event, Redone, Undone
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from meeple.engine.edition import Edition
-from meeple.engine.targets import Target
-from meeple.engine.tiles import compile_tileset
+from meeple.engine import Edition, Target, compile_tileset
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,

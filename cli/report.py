@@ -8,8 +8,7 @@ from meeple.cli import views
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, say, write_file
 from meeple.cli.store import Failure, Game
-from meeple.engine.flow import awaiting, awaiting_seed
-from meeple.engine.state import GameState
+from meeple.engine import GameState, awaiting, awaiting_seed
 from meeple.events.log import short
 from meeple.events.model import Event, TurnEnded
 from meeple.events.text import escaped
@@ -32,11 +31,11 @@ def next_line(state: GameState) -> str:
     if waiting == "place":
         return f"Next: {who} places {escaped(str(state.drawn))} (`meeple moves` lists where)"
     if waiting == "meeple":
-        from meeple.engine.decide import legal_targets
+        from meeple.engine import legal_targets
 
         targets = legal_targets(state) if any(state.reserve[who].values()) else []
         options = ", ".join(targets) if targets else "none"
-        from meeple.engine.decide import followers_to_take_back
+        from meeple.engine import followers_to_take_back
 
         back = followers_to_take_back(state)
         extra = ""
@@ -172,7 +171,7 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
 
 
 def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
-    from meeple.engine.play import fold
+    from meeple.engine import fold
 
     events = game.log.events
     if at is None and turn is None:
@@ -199,7 +198,7 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
     after each turn (what players write down), all in one fold of the log."""
     from meeple.cli.board import render, to_plain
     from meeple.cli.history import undone_seqs
-    from meeple.engine.play import walk
+    from meeple.engine import walk
 
     events = game.log.events
     hashes = game.log.hashes
@@ -260,7 +259,7 @@ def print_score(state: GameState, as_json: bool) -> None:
 
 def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -> None:
     from meeple.cli.tilesheet import sheet
-    from meeple.engine.tiles import compile_tileset
+    from meeple.engine import compile_tileset
 
     tileset = compile_tileset(definition)
     if svg is not None:

@@ -13,10 +13,7 @@ from collections.abc import Iterator
 
 from meeple.cli.output import emit_json, say
 from meeple.cli.store import Failure, load_tileset
-from meeple.engine.bots import BOTS, run_turns
-from meeple.engine.play import settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import start
+from meeple.engine import BOTS, new_game, run_turns, settle, start
 from meeple.events import log as logfile
 from meeple.events.files import kind_of
 

@@ -12,10 +12,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from meeple.engine.check import verify
-from meeple.engine.editions import DEFAULT, edition_named, expansion_named
-from meeple.engine.errors import RulesError
-from meeple.engine.state import GameState, seal
+from meeple.engine import DEFAULT, GameState, RulesError, edition_named, expansion_named, seal, verify
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
 from meeple.events.model import Event, GameStarted

@@ -16,10 +16,7 @@ import re
 from html import escape
 
 from meeple.cli.board import ROLE
-from meeple.engine.geometry import SIDES
-from meeple.engine.state import GameState
-from meeple.engine.targets import Target
-from meeple.engine.tiles import TileSet, TileType
+from meeple.engine import SIDES, GameState, Target, TileSet, TileType
 from meeple.events.text import escaped
 
 T = 100  # tile size in user units

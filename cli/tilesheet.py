@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meeple.cli.board import draw
-from meeple.engine.tiles import TileSet
+from meeple.engine import TileSet
 from meeple.events.text import escaped
 
 PER_ROW = 8

@@ -29,8 +29,7 @@ from meeple.cli.svg import (
     tile_fragment,
     tile_title,
 )
-from meeple.engine.evolve import evolve
-from meeple.engine.state import GameState, start
+from meeple.engine import GameState, evolve, start
 from meeple.events.log import GameLog
 from meeple.events.model import (
     BattleEnded,

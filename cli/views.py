@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.decide import followers_to_take_back, undoable
-from meeple.engine.flow import awaiting, awaiting_seed
-from meeple.engine.moves import legal_moves
-from meeple.engine.state import GameState
-from meeple.engine.targets import Target
+from meeple.engine import (
+    GameState,
+    Target,
+    awaiting,
+    awaiting_seed,
+    followers_to_take_back,
+    legal_moves,
+    undoable,
+)
 from meeple.events.log import short
 from meeple.events.model import Event, PointsScored
 
@@ -69,7 +73,7 @@ def status(state: GameState, head: str) -> dict:
 def _undoable_now(state: GameState, waiting: str | None) -> int:
     """Steps `meeple undo` would take back: it writes pending consequences first."""
     if waiting is None and not awaiting_seed(state):
-        from meeple.engine.play import settle
+        from meeple.engine import settle
 
         state, _ = settle(state.copy())
     return undoable(state)

@@ -1,15 +1,23 @@
 """The rules of Carcassonne: Star Wars Edition and the classic game (``meeple.engine``):
-pure, no I/O.
+pure, no I/O. This module is the engine's public API: the CLI, the fixture builder and
+scripts import from here only (a lint rule bans ``meeple.engine.<module>`` outside the
+engine; white-box tests of one module are listed in ``pyproject.toml``).
 
-``Game`` is the public API: make or load a game, list legal moves, push a move, copy,
-undo, read the phase, scores and winners (see ``meeple.engine.game``). Underneath,
-``decide(state, command)`` checks a command and returns events; ``evolve`` applies an
-event; ``next_event`` gives the consequence the rules dictate; ``fold`` replays; ``play``
-runs a command to the next point a player acts. Editions are objects
-(``meeple.engine.editions``).
+``Game`` is the object most scripts want: make or load a game, list legal moves, push a
+move, copy, undo, read the phase, scores and winners (see ``meeple.engine.game``).
+Underneath, a game is a ``GameState`` folded from events: ``decide(state, command)``
+checks a command and returns events; ``evolve`` applies one; ``next_event`` gives the
+consequence the rules dictate; ``play`` runs a command to the next point a player acts;
+``fold`` and ``walk`` replay a log; ``verify`` re-checks a recorded one. Editions are
+objects (``EDITIONS``); targets are ``Target``; legal moves are ``legal_moves``.
 """
 
+from meeple.engine.applying import FoldError, evolve
+from meeple.engine.board import placements
+from meeple.engine.bots import BOTS, greedy_move, random_move, run_turns
+from meeple.engine.check import Finding, Verdict, command_of, verify
 from meeple.engine.commands import (
+    Command,
     DrawTile,
     PlaceMeeple,
     PlaceTile,
@@ -19,46 +27,81 @@ from meeple.engine.commands import (
     TakeBack,
     Undo,
 )
-from meeple.engine.decide import decide
+from meeple.engine.deciding import (
+    decide,
+    followers_to_take_back,
+    legal_targets,
+    moves_with_targets,
+    undoable,
+)
 from meeple.engine.edition import Edition, Expansion, Figure
-from meeple.engine.editions import EDITIONS, EXPANSIONS, edition_named
+from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named, expansion_named
 from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
-from meeple.engine.evolve import FoldError, evolve
-from meeple.engine.flow import awaiting, next_event
+from meeple.engine.flow import awaiting, awaiting_seed, next_event
 from meeple.engine.game import Game
+from meeple.engine.geometry import SIDES
 from meeple.engine.moves import Move, legal_moves
-from meeple.engine.play import fold, play, settle
+from meeple.engine.playing import fold, play, settle, walk
+from meeple.engine.setup import new_game, seal, start
 from meeple.engine.state import GameState
+from meeple.engine.targets import Target
+from meeple.engine.tiles import TileSet, TileType, compile_tileset
 
 __all__ = [
+    "BOTS",
+    "DEFAULT",
     "EDITIONS",
     "EXPANSIONS",
+    "SIDES",
+    "Command",
     "DrawTile",
     "Edition",
     "Expansion",
     "Figure",
-    "Game",
-    "Move",
-    "TakeBack",
-    "edition_named",
+    "Finding",
     "FoldError",
+    "Game",
     "GameState",
     "IllegalMove",
     "InvalidCommand",
+    "Move",
     "PlaceMeeple",
     "PlaceTile",
     "Redo",
     "RollDice",
     "RulesError",
     "SkipMeeple",
+    "TakeBack",
+    "Target",
+    "TileSet",
     "TileSetError",
+    "TileType",
     "Undo",
+    "Verdict",
     "awaiting",
+    "awaiting_seed",
+    "command_of",
+    "compile_tileset",
     "decide",
+    "edition_named",
     "evolve",
+    "expansion_named",
     "fold",
+    "followers_to_take_back",
+    "greedy_move",
     "legal_moves",
+    "legal_targets",
+    "moves_with_targets",
+    "new_game",
     "next_event",
+    "placements",
     "play",
+    "random_move",
+    "run_turns",
+    "seal",
     "settle",
+    "start",
+    "undoable",
+    "verify",
+    "walk",
 ]

@@ -9,8 +9,11 @@ from __future__ import annotations
 from meeple.engine import chance
 from meeple.engine.board import placements
 from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
-from meeple.engine.decide import followers_to_take_back, legal_targets
+from meeple.engine.deciding import followers_to_take_back, legal_targets
+from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
+from meeple.engine.playing import play, settle
+from meeple.engine.preview import gain, meeple_gain
 from meeple.engine.state import GameState
 
 
@@ -46,7 +49,6 @@ def random_move(state: GameState) -> Command:
 def greedy_move(state: GameState) -> Command:
     """The placement and meeple choice with the best immediate score gain for the player's side,
     ties broken by the seeded stream. Battles are left to chance and count for nothing."""
-    from meeple.engine.preview import gain
 
     waiting = awaiting(state)
     if waiting == "place":
@@ -57,7 +59,6 @@ def greedy_move(state: GameState) -> Command:
         x, y, rotation = top[_pick(state, "place", len(top))]
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
-        from meeple.engine.preview import meeple_gain
 
         left = state.reserve[state.player]
         small = left["small"]
@@ -78,8 +79,6 @@ BOTS = {"random": random_move, "greedy": greedy_move}
 
 def run_turns(state: GameState, bot: str, turns: int | None):
     """Let a bot play ``turns`` turns (None: to the end). Returns the state and the events."""
-    from meeple.engine.errors import InvalidCommand
-    from meeple.engine.play import play, settle
 
     if bot not in BOTS:
         raise InvalidCommand(f"unknown bot {bot!r}", legal="bots: random, greedy")
@@ -87,7 +86,6 @@ def run_turns(state: GameState, bot: str, turns: int | None):
         raise InvalidCommand("bots play digital games only: in table mode the draws and dice "
                              "come from the table")
     if not state.chance_known:
-        from meeple.engine.errors import IllegalMove
 
         raise IllegalMove("bots take their choices, like the draws and dice, from the game's "
                           "seed, which in this sealed game only its holder has", rule="SW-5.6")

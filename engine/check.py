@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from meeple.engine.applying import evolve, is_input
 from meeple.engine.commands import (
     Command,
     DrawTile,
@@ -24,11 +25,11 @@ from meeple.engine.commands import (
     TakeBack,
     Undo,
 )
-from meeple.engine.decide import decide, decide_draw, decide_roll
+from meeple.engine.deciding import decide, decide_draw, decide_roll
 from meeple.engine.errors import RulesError
-from meeple.engine.evolve import evolve, is_input
 from meeple.engine.flow import awaiting_seed, next_event
-from meeple.engine.state import GameState, seal, start
+from meeple.engine.setup import seal, start
+from meeple.engine.state import GameState
 from meeple.events.model import (
     DiceRolled,
     Event,

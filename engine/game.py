@@ -24,14 +24,14 @@ from typing import Literal
 
 from meeple.engine.check import verify
 from meeple.engine.commands import Command, PlaceTile, Redo, Undo
-from meeple.engine.decide import followers_to_take_back
+from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.flow import awaiting
 from meeple.engine.moves import Move, legal_moves
-from meeple.engine.play import play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import GameState, start
+from meeple.engine.playing import play, settle
+from meeple.engine.setup import new_game, start
+from meeple.engine.state import GameState
 from meeple.events.model import Event, GameStarted, Spot
 from meeple.events.tileset import TileSetDef
 

@@ -1,13 +1,13 @@
 """What the player to move may do (SW-3.1, SW-4, CL-3, CL-4): the one listing the CLI, the
 library and bots share. It is built from the same board and realm code the rules check a
-move with (``meeple.engine.board``, ``meeple.engine.decide``), not a second judgement.
+move with (``meeple.engine.board``, ``meeple.engine.deciding``), not a second judgement.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.decide import legal_targets, moves_with_targets
+from meeple.engine.deciding import legal_targets, moves_with_targets
 from meeple.engine.flow import awaiting
 from meeple.engine.state import GameState
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from meeple.engine.applying import node_at
 from meeple.engine.board import centres_around, neighbours_placed
+from meeple.engine.deciding import resolve_target
 from meeple.engine.geometry import STEP, facing_port
 from meeple.engine.realms import Realm
-from meeple.engine.scoring import completed_points
+from meeple.engine.scoring import complete, completed_points
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileType
 
@@ -111,9 +113,6 @@ def _scores(state: GameState, holders: Counter, me: str) -> bool:
 
 def meeple_gain(state: GameState, target: str) -> int:
     """Points a meeple on ``target`` would score at once (0 if it must battle or wait)."""
-    from meeple.engine.decide import resolve_target
-    from meeple.engine.evolve import node_at
-    from meeple.engine.scoring import complete
 
     spot, _ = resolve_target(state, target)
     realm = state.realms.realm(node_at(state, spot))

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 with atheris.instrument_imports():
     import msgspec
 
-    from meeple.engine.check import verify
+    from meeple.engine import verify
     from meeple.events import log as logfile
 
     from helpers import rechain

@@ -7,11 +7,19 @@ import json
 import msgspec
 from typer.testing import CliRunner
 
-from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
-from meeple.engine.flow import awaiting
-from meeple.engine.play import play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import GameState, start
+from meeple.engine import (
+    DrawTile,
+    GameState,
+    PlaceMeeple,
+    PlaceTile,
+    RollDice,
+    SkipMeeple,
+    awaiting,
+    new_game,
+    play,
+    settle,
+    start,
+)
 from meeple.events.model import Event
 from meeple.events.tileset import TileSetDef, with_expansion
 from meeple.events.tileset import bundled as bundled_set

@@ -6,10 +6,7 @@ from pathlib import Path
 import pytest
 
 from meeple.cli.checking import check_file
-from meeple.engine.decide import moves_with_targets
-from meeple.engine.play import fold, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import start
+from meeple.engine import fold, moves_with_targets, new_game, settle, start
 from meeple.events import log as logfile
 
 from helpers import bundled

@@ -13,9 +13,7 @@ import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from meeple.cli.views import export
-from meeple.engine.check import verify
-from meeple.engine.evolve import evolve
-from meeple.engine.state import GameState, start
+from meeple.engine import GameState, evolve, start, verify
 from meeple.events import log as logfile
 from meeple.events.model import TilePlaced, TurnEnded
 

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from meeple.cli.views import export
-from meeple.engine import Game, IllegalMove, PlaceTile, SkipMeeple
-from meeple.engine.bots import random_move
+from meeple.engine import Game, IllegalMove, PlaceTile, SkipMeeple, random_move
 from meeple.events import log
 from meeple.events.tileset import bundled
 

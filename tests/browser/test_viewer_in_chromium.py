@@ -7,7 +7,7 @@ Without Chromium or Playwright these tests are skipped, unless ``MEEPLE_BROWSER_
 from pathlib import Path
 
 from meeple.cli.store import load
-from meeple.engine.play import fold
+from meeple.engine import fold
 from meeple.events.model import TurnEnded
 
 from helpers import run

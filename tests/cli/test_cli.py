@@ -261,7 +261,7 @@ def test_every_recorded_game_shows_within_80_columns():
     from pathlib import Path
 
     from meeple.cli.board import render, to_plain
-    from meeple.engine.play import fold
+    from meeple.engine import fold
     from meeple.events import log as logfile
 
     for path in sorted((Path(__file__).parents[2] / "fixtures").glob("*.jsonl")):

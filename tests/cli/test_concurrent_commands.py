@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from meeple.engine.check import verify
+from meeple.engine import verify
 from meeple.events import log as logfile
 
 MEEPLE = [sys.executable, "-c", "from meeple.cli.app import main; main()"]

@@ -6,8 +6,7 @@ import pytest
 
 from meeple.cli.history import undone_seqs
 from meeple.cli.store import load
-from meeple.engine.evolve import evolve
-from meeple.engine.state import start
+from meeple.engine import evolve, start
 from meeple.events.model import Redone, Undone
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"

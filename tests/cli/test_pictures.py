@@ -17,7 +17,7 @@ from syrupy.extensions.image import SVGImageSnapshotExtension
 from meeple.cli.store import load
 from meeple.cli.svg import board_svg, sheet_svg
 from meeple.cli.viewer import document, page
-from meeple.engine.play import fold
+from meeple.engine import fold
 from meeple.events.model import Undone
 
 from helpers import fail, run

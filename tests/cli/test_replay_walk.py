@@ -7,7 +7,7 @@ import re
 
 from helpers import run, run_json
 
-play_module = importlib.import_module("meeple.engine.play")
+play_module = importlib.import_module("meeple.engine.playing")
 
 
 def test_replay_show_folds_the_log_once(tmp_path, monkeypatch):

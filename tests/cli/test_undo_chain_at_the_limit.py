@@ -12,11 +12,7 @@ import sys
 
 import pytest
 
-from meeple.engine.bots import random_move
-from meeple.engine.commands import Redo, Undo
-from meeple.engine.play import play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import start
+from meeple.engine import Redo, Undo, new_game, play, random_move, settle, start
 from meeple.events import log as logfile
 
 from helpers import bundled

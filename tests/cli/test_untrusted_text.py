@@ -20,8 +20,7 @@ from meeple.cli.board import to_rich
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, fail, note, say
 from meeple.cli.tilesheet import sheet
-from meeple.engine.editions import EDITIONS
-from meeple.engine.tiles import compile_tileset
+from meeple.engine import EDITIONS, compile_tileset
 from meeple.events.model import TileDrawn
 from meeple.events.tileset import TileSetDef, content_hash
 

@@ -11,16 +11,21 @@ import random
 import pytest
 
 from meeple.cli.views import moves
-from meeple.engine.board import placements
-from meeple.engine.bots import random_move
-from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile
-from meeple.engine.decide import decide
-from meeple.engine.errors import RulesError
-from meeple.engine.evolve import evolve
-from meeple.engine.flow import awaiting
-from meeple.engine.play import play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import start
+from meeple.engine import (
+    DrawTile,
+    PlaceMeeple,
+    PlaceTile,
+    RulesError,
+    awaiting,
+    decide,
+    evolve,
+    new_game,
+    placements,
+    play,
+    random_move,
+    settle,
+    start,
+)
 
 from helpers import Table, bundled, classic, mini_set
 

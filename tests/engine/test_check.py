@@ -2,7 +2,7 @@
 
 import msgspec
 
-from meeple.engine.check import verify
+from meeple.engine import verify
 from meeple.events.model import DiceRolled, PointsScored, Roll, TilePlaced
 
 from helpers import route_battle

@@ -7,11 +7,18 @@ tiles used, so the game ends after them and final scoring runs).
 import msgspec
 import pytest
 
-from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
-from meeple.engine.decide import legal_targets
-from meeple.engine.errors import IllegalMove, InvalidCommand
-from meeple.engine.setup import new_game
-from meeple.engine.tiles import compile_tileset
+from meeple.engine import (
+    DrawTile,
+    IllegalMove,
+    InvalidCommand,
+    PlaceMeeple,
+    PlaceTile,
+    SkipMeeple,
+    TakeBack,
+    compile_tileset,
+    legal_targets,
+    new_game,
+)
 from meeple.events.model import MeepleReturned, MeepleTakenBack, PointsScored
 
 from helpers import Table, classic, mini_set

@@ -8,12 +8,7 @@ from collections import Counter
 
 import pytest
 
-from meeple.engine.bots import random_move
-from meeple.engine.evolve import evolve
-from meeple.engine.flow import awaiting
-from meeple.engine.play import play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import GameState, start
+from meeple.engine import GameState, awaiting, evolve, new_game, play, random_move, settle, start
 from meeple.events.model import decode, encode
 
 from helpers import bundled, classic

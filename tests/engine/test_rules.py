@@ -3,14 +3,22 @@
 import msgspec
 import pytest
 
-from meeple.engine.board import placements
-from meeple.engine.commands import DrawTile, PlaceMeeple, PlaceTile, RollDice, SkipMeeple
-from meeple.engine.decide import decide
-from meeple.engine.errors import IllegalMove, InvalidCommand, TileSetError
-from meeple.engine.play import settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import start
-from meeple.engine.tiles import compile_tileset
+from meeple.engine import (
+    DrawTile,
+    IllegalMove,
+    InvalidCommand,
+    PlaceMeeple,
+    PlaceTile,
+    RollDice,
+    SkipMeeple,
+    TileSetError,
+    compile_tileset,
+    decide,
+    new_game,
+    placements,
+    settle,
+    start,
+)
 from meeple.events.model import (
     BattleStarted,
     GameEnded,
@@ -170,7 +178,7 @@ def test_reshuffle_in_digital_mode_reinserts_below_the_top_and_ends_when_nothing
     state, events = settle(start(first))
     log = list(events)
     while not any(isinstance(e, GameEnded) for e in log):
-        from meeple.engine.play import play
+        from meeple.engine import play
 
         state, new = play(state, PlaceTile(*placements(state, state.tileset.types[state.drawn])[0]))
         log += new

@@ -3,9 +3,7 @@ rolled this turn (undo policy `turn`). Each test fails if its rule is dropped.""
 
 import pytest
 
-from meeple.engine.commands import Undo
-from meeple.engine.decide import decide, undoable
-from meeple.engine.errors import IllegalMove
+from meeple.engine import IllegalMove, Undo, decide, undoable
 from meeple.engine.realms import Realm
 from meeple.engine.star_wars import dice_for
 

@@ -3,10 +3,7 @@ CL-4)."""
 
 import pytest
 
-from meeple.engine.editions import EDITIONS
-from meeple.engine.errors import InvalidCommand
-from meeple.engine.targets import Target
-from meeple.engine.tiles import compile_tileset
+from meeple.engine import EDITIONS, InvalidCommand, Target, compile_tileset
 from meeple.events.tileset import bundled
 
 

@@ -7,9 +7,8 @@ import re
 import msgspec
 import pytest
 
-from meeple.engine.errors import InvalidCommand
-from meeple.engine.setup import new_game
-from meeple.engine.state import check_setup
+from meeple.engine import InvalidCommand, new_game
+from meeple.engine.setup import check_setup
 from meeple.engine.tiles import BUNDLED_SHA256, compile_tileset
 from meeple.events.tileset import MAX_TILES, content_hash, decode_tileset, limits_fault
 

@@ -2,14 +2,23 @@
 
 import pytest
 
-from meeple.engine.bots import random_move
-from meeple.engine.commands import DrawTile, PlaceTile, Redo, SkipMeeple, Undo
-from meeple.engine.decide import decide, undoable
-from meeple.engine.errors import IllegalMove
-from meeple.engine.flow import awaiting
-from meeple.engine.play import fold, play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import start
+from meeple.engine import (
+    DrawTile,
+    IllegalMove,
+    PlaceTile,
+    Redo,
+    SkipMeeple,
+    Undo,
+    awaiting,
+    decide,
+    fold,
+    new_game,
+    play,
+    random_move,
+    settle,
+    start,
+    undoable,
+)
 from meeple.events.model import Undone
 
 from helpers import Table, bundled
@@ -96,6 +105,6 @@ def test_table_mode_can_fix_a_mistyped_draw_in_the_current_turn():
 
 
 def _first_spot(t):
-    from meeple.engine.board import placements
+    from meeple.engine import placements
 
     return placements(t.state, t.state.tileset.types[t.state.drawn])[0]

@@ -11,18 +11,13 @@ import random
 import pytest
 
 from meeple.cli.views import export
-from meeple.engine.bots import random_move
-from meeple.engine.commands import Redo, Undo
-from meeple.engine.decide import undoable
-from meeple.engine.flow import awaiting
-from meeple.engine.play import fold, play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import Snapshots, start
+from meeple.engine import Redo, Undo, awaiting, fold, new_game, play, random_move, settle, start, undoable
+from meeple.engine.state import Snapshots
 
 from helpers import bundled, classic
 
 # the package exports the function evolve, which hides the module of the same name
-evolve_module = importlib.import_module("meeple.engine.evolve")
+evolve_module = importlib.import_module("meeple.engine.applying")
 
 
 def _game(tileset, seed: str, undo: str = "any"):

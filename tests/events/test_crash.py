@@ -12,12 +12,7 @@ import time
 
 import pytest
 
-from meeple.engine.bots import random_move
-from meeple.engine.check import verify
-from meeple.engine.flow import awaiting
-from meeple.engine.play import play, settle
-from meeple.engine.setup import new_game
-from meeple.engine.state import start
+from meeple.engine import awaiting, new_game, play, random_move, settle, start, verify
 from meeple.events import log as logfile
 
 from helpers import bundled

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from meeple.engine.setup import new_game
+from meeple.engine import new_game
 from meeple.events import log as logfile
 from meeple.events.model import TurnEnded
 

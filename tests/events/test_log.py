@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from meeple.engine.setup import new_game
+from meeple.engine import new_game
 from meeple.events import log as logfile
 from meeple.events.model import TileDrawn, TurnEnded
 

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from meeple.cli.checking import check_file
-from meeple.engine.setup import new_game
+from meeple.engine import new_game
 from meeple.events import log as logfile
 from meeple.events.model import TileDrawn, TurnEnded
 

@@ -3,7 +3,7 @@
 import msgspec
 import pytest
 
-from meeple.engine.setup import new_game
+from meeple.engine import new_game
 from meeple.events.model import (
     EVENT_TYPES,
     BattleEnded,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.engine.check import verify
+from meeple.engine import verify
 from meeple.events import log as logfile
 
 FINISHED = (Path(__file__).parents[2] / "fixtures" / "random_2p_seed_0.jsonl").read_bytes()

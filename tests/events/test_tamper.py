@@ -5,7 +5,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meeple.engine.check import verify
+from meeple.engine import verify
 from meeple.events import log as logfile
 
 GAME = (Path(__file__).parents[2] / "fixtures" / "random_2p_seed_0.jsonl").read_bytes()

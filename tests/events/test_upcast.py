@@ -6,8 +6,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from meeple.engine.check import verify
-from meeple.engine.commands import DrawTile, PlaceTile
+from meeple.engine import DrawTile, PlaceTile, verify
 from meeple.events import log as logfile
 from meeple.events import upcast
 from meeple.events.model import SCHEMA_VERSION, MeeplePlaced, MeepleReturned

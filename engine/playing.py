@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from meeple.engine.applying import evolve
 from meeple.engine.commands import Command
-from meeple.engine.decide import decide
-from meeple.engine.evolve import evolve
+from meeple.engine.deciding import decide
 from meeple.engine.flow import next_event
-from meeple.engine.state import GameState, start
+from meeple.engine.setup import start
+from meeple.engine.state import GameState
 from meeple.events.model import Event, GameStarted
 
 

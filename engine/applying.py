@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import assert_never, cast
 
 from meeple.engine.board import lay
-from meeple.engine.state import Battle, GameState, Step, start
+from meeple.engine.deciding import resolve_target
+from meeple.engine.setup import start
+from meeple.engine.state import Battle, GameState, Step
 from meeple.events.model import (
     AnyEvent,
     BattleEnded,
@@ -209,7 +211,6 @@ def _tile_placed(state: GameState, event: TilePlaced) -> None:
 
 
 def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
-    from meeple.engine.decide import resolve_target
 
     spot, attacked = resolve_target(state, event.target)
     node = node_at(state, spot)
