@@ -102,30 +102,12 @@ def guarded(fn):
 
 
 def _act(path: str, commands: list, as_json: bool) -> None:
-    """Load a game, play commands, append what they cause, report it.
-
-    A move is never played on chance nobody has seen: if the log stops before a draw or a
-    roll the rules owe (after `meeple repair`, or a sealed game handed back to its seed's
-    holder), the move is refused and `meeple continue` writes those first.
-    """
+    """Play commands on a game and report what they wrote (``meeple.cli.session.act``)."""
     from meeple.cli.report import report_move
-    from meeple.cli.store import Failure, load, save
-    from meeple.engine import Redo, Undo, play, settle
-    from meeple.events.model import DiceRolled, TileDrawn, TileSetAside
+    from meeple.cli.session import act
 
-    game = load(path)
-    state, pending = settle(game.state)
-    if any(isinstance(e, (TileDrawn, DiceRolled, TileSetAside)) for e in pending) \
-            and not isinstance(commands[0], (Undo, Redo)):
-        raise Failure("the rules have a draw or a roll to write before anyone moves (the log "
-                      f"stops before it); run `meeple continue {path}` to write it, then look "
-                      "and move", 1)
-    written = pending
-    for command in commands:
-        state, events = play(state, command)
-        written += events
-    head = save(game, written)
-    report_move(path, state, game.log.events[len(game.log.events) - len(written):], head, as_json)
+    done = act(path, commands)
+    report_move(path, done.state, done.events, done.head, as_json)
 
 
 @app.command("continue")
@@ -137,20 +119,13 @@ def continue_(game: Game, as_json: Json = False) -> None:
     sealed game's seed holder after the other player moved.
     """
     from meeple.cli.report import next_line, report_move
-    from meeple.cli.store import Failure, load, save
-    from meeple.engine import awaiting_seed, settle
+    from meeple.cli.session import resume
 
-    loaded = load(game)
-    state, written = settle(loaded.state)
-    if not written and awaiting_seed(state):
-        raise Failure("what comes next (a draw, a roll or the end) needs this sealed game's "
-                      f"seed: only its holder, where {game}.seed is, can continue", 1)
-    if not written:
-        say(f"nothing to write: {next_line(state)}")
+    done = resume(game)
+    if not done.events:
+        say(f"nothing to write: {next_line(done.state)}")
         return
-    head = save(loaded, written)
-    report_move(game, state, loaded.log.events[len(loaded.log.events) - len(written):], head,
-                as_json)
+    report_move(game, done.state, done.events, done.head, as_json)
 
 
 @app.command()
@@ -177,12 +152,9 @@ def new(
     as_json: Json = False,
 ) -> None:
     """Start a new game log (never overwrites); in digital mode the first tile is drawn."""
-    import secrets
-
     from meeple.cli.report import report_move
-    from meeple.cli.store import create_sealed, game_tileset
-    from meeple.engine import new_game, settle, start
-    from meeple.events import log as logfile
+    from meeple.cli.session import start_game
+    from meeple.cli.store import game_tileset
 
     if table and seed is not None:
         fail("--seed and --table exclude each other: in table mode players enter draws and "
@@ -192,21 +164,13 @@ def new(
     if sealed and seed is not None:
         fail("--sealed and --seed exclude each other: a sealed game makes its own 256-bit "
              "seed, so that no one can find it from its SHA-256", 2)
-    chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
-                                                                                else 8))
-    first = new_game(
-        [colour.lower() for colour in _split(players)],
+    done = start_game(
+        game, [colour.lower() for colour in _split(players)],
         game_tileset(edition, tileset, _expansions(expansion, fiesta)),
-        names=_split(names) if names else None,
-        seed=chosen, team=team, table=table, unplaceable=unplaceable, undo=undo, sealed=sealed,
+        names=_split(names) if names else None, seed=seed, team=team, table=table,
+        unplaceable=unplaceable, undo=undo, sealed=sealed,
     )
-    state, events = settle(start(first, chosen if sealed else None))
-    if sealed:
-        assert chosen is not None
-        head = create_sealed(game, [first, *events], chosen)
-    else:
-        head = logfile.create(game, [first, *events])
-    report_move(game, state, logfile.chained([first, *events], None), head, as_json)
+    report_move(game, done.state, done.events, done.head, as_json)
 
 
 ValidPrefix = Annotated[bool, typer.Option(
@@ -217,15 +181,9 @@ ValidPrefix = Annotated[bool, typer.Option(
 def _open(game: str, valid_prefix: bool):
     """Load a game; with ``valid_prefix``, only the part before its first fault, said on
     stderr."""
-    from meeple.cli.store import load, load_valid_prefix
+    from meeple.cli.session import open_game
 
-    if not valid_prefix:
-        return load(game)
-    loaded, why = load_valid_prefix(game)
-    if why is not None:
-        note(f"meeple: {game}: showing lines 1 to {len(loaded.log.events)} only, the valid "
-             f"prefix; the log stops being trustworthy at {why}")
-    return loaded
+    return open_game(game, valid_prefix=valid_prefix, notice=note)
 
 
 def _expansions(names: list[str] | None, fiesta: bool) -> list[str]:
@@ -242,9 +200,9 @@ def _split(text: str) -> list[str]:
 def status(game: Game, as_json: Json = False) -> None:
     """Turn, whose move, phase, drawn tile, reserves, scores and the head hash."""
     from meeple.cli.report import print_status
-    from meeple.cli.store import load
+    from meeple.cli.session import open_game
 
-    loaded = load(game)
+    loaded = open_game(game)
     print_status(game, loaded.state, loaded.head, as_json)
 
 
@@ -253,9 +211,9 @@ def status(game: Game, as_json: Json = False) -> None:
 def moves(game: Game, as_json: Json = False) -> None:
     """Every legal placement of the drawn tile with the meeple targets each allows."""
     from meeple.cli.report import print_moves
-    from meeple.cli.store import load
+    from meeple.cli.session import open_game
 
-    print_moves(load(game).state, as_json)
+    print_moves(open_game(game).state, as_json)
 
 
 @app.command(context_settings=COORDS)
@@ -422,9 +380,9 @@ def export(
 ) -> None:
     """The game as one HTML page that replays it offline: board, scores, battles, narrative."""
     from meeple.cli.report import export_html
-    from meeple.cli.store import load
+    from meeple.cli.session import open_game
 
-    export_html(load(game), html)
+    export_html(open_game(game), html)
 
 
 @app.command()
@@ -485,14 +443,10 @@ def autoplay(
 ) -> None:
     """Let a bot play the current and following turns of a digital game."""
     from meeple.cli.report import report_move
-    from meeple.cli.store import load, save
-    from meeple.engine import run_turns
+    from meeple.cli.session import autoplay as play_bot
 
-    loaded = load(game)
-    state, written = run_turns(loaded.state, bot, None if to_end else turns)
-    head = save(loaded, written)
-    report_move(game, state, loaded.log.events[len(loaded.log.events) - len(written):], head,
-                as_json)
+    done = play_bot(game, bot, None if to_end else turns)
+    report_move(game, done.state, done.events, done.head, as_json)
 
 
 @app.command()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import msgspec
 from typer.testing import CliRunner
 
 from meeple.engine import (
@@ -21,8 +20,18 @@ from meeple.engine import (
     start,
 )
 from meeple.events.model import Event
-from meeple.events.tileset import TileSetDef, with_expansion
-from meeple.events.tileset import bundled as bundled_set
+from meeple.events.tileset import TileSetDef
+
+from scenarios import (  # noqa: F401  (tests import the shared sets from here)
+    HOTH_RING,
+    ROUTE_BATTLE,
+    SCENARIOS,
+    bundled,
+    classic,
+    mini_set,
+    rechain,
+    setup,
+)
 
 runner = CliRunner()
 
@@ -50,26 +59,6 @@ def fail(*args, code=1):
     return lines[0]
 
 
-def bundled() -> TileSetDef:
-    return bundled_set("star-wars")
-
-
-def classic(fiesta: bool = False) -> TileSetDef:
-    """The bundled classic set, with the La Fiesta tiles if asked."""
-    base = bundled_set("classic")
-    return with_expansion(base, bundled_set("la-fiesta")) if fiesta else base
-
-
-def mini_set(counts: dict[str, int], start: str = "D", extra: tuple = (),
-             base: TileSetDef | None = None) -> TileSetDef:
-    """A tile set made of bundled tile types with the given counts (start included);
-    ``base`` picks another set than the bundled Star Wars one."""
-    full = base or bundled()
-    tiles = [msgspec.structs.replace(t, count=counts[t.id]) for t in full.tiles if t.id in counts]
-    return msgspec.structs.replace(full, name="mini", status="test", start=start,
-                                   tiles=tuple(tiles) + tuple(extra))
-
-
 class Table:
     """Drives a table-mode game: chosen draws, placements, meeples and dice."""
 
@@ -78,6 +67,34 @@ class Table:
         self.state: GameState = start(self.first)
         self.state, opening = settle(self.state)
         self.events: list[Event] = [self.first, *opening]
+
+    #: the commands of a scenario not played yet (see ``scenario`` and ``step``)
+    rest: list = []
+
+    @classmethod
+    def scenario(cls, name: str, steps: int | None = None) -> Table:
+        """A scenario of ``fixtures/scenarios.py`` (the one the recorded fixture was built
+        from), its first ``steps`` commands played (all by default); ``step`` plays on."""
+        players, options, commands = SCENARIOS[name]
+        table = cls.__new__(cls)
+        table.first = setup(players, options)
+        table.state, opening = settle(start(table.first))
+        table.events = [table.first, *opening]
+        table.rest = list(commands)
+        table.step(len(commands) if steps is None else steps)
+        return table
+
+    def step(self, count: int = 1) -> list[Event]:
+        """Play the scenario's next ``count`` commands."""
+        now, self.rest = self.rest[:count], self.rest[count:]
+        return self.play(now)
+
+    def play(self, commands) -> list[Event]:
+        """Play commands in order (as ``fixtures/scenarios.py`` writes them)."""
+        new: list[Event] = []
+        for command in commands:
+            new += self.do(command)
+        return new
 
     def do(self, command) -> list[Event]:
         self.state, new = play(self.state, command)
@@ -108,39 +125,11 @@ def route_battle(players=("red", "white")) -> Table:
     """RULES.md's route battle: red holds a route west of the start, white one ending at
     tatooine (1, 1); red's curve at (1, 0) joins them into one complete 4-tile route."""
     t = Table(list(players))
-    t.turn("L", -1, 0, 180, meeple="route:E")
-    t.turn("E", 0, 1, 180)
-    t.turn("endor", 0, -1, 0)
-    t.turn("tatooine", 1, 1, 0, meeple="route:S")
-    t.turn("V", 1, 0, 90)
+    t.play(ROUTE_BATTLE)
     return t
 
 
 def surround_hoth(t: Table, last_meeple: str | None = None) -> None:
     """Hoth lies at (0, -1): lay its 7 other neighbours; the last, naboo, may deploy a meeple."""
-    t.turn("D", 1, 0, 0)
-    t.turn("D", -1, 0, 0)
-    t.turn("endor", -1, -1, 0)
-    t.turn("coruscant", 1, -1, 0)
-    t.turn("dagobah", 0, -2, 0)
-    t.turn("tatooine", -1, -2, 0)
+    t.play(HOTH_RING)
     t.turn("naboo", 1, -2, 0, meeple=last_meeple)
-
-
-def rechain(lines: list[bytes], change=None) -> list[bytes]:
-    """Raw log lines with every ``prev`` recomputed, after ``change(dict)`` on each decoded line,
-    so that a test can alter a log that only the rules, not the hash chain, will refuse."""
-    import msgspec
-
-    from meeple.events.log import line_hash
-
-    out, prev = [], None
-    for line in lines:
-        data = msgspec.json.decode(line)
-        if change is not None:
-            change(data)
-        data["prev"] = prev
-        raw = msgspec.json.encode(data)
-        out.append(raw)
-        prev = line_hash(raw)
-    return out

@@ -1,4 +1,5 @@
-"""The worked examples at the end of RULES.md Part 1, each set up in table mode."""
+"""The worked examples at the end of RULES.md Part 1, each set up in table mode: the scenarios
+of ``fixtures/scenarios.py`` that the recorded fixtures were built from, checked step by step."""
 
 from meeple.events.model import (
     BattleEnded,
@@ -8,7 +9,7 @@ from meeple.events.model import (
     PointsScored,
 )
 
-from helpers import Table, mini_set, route_battle, surround_hoth
+from helpers import Table
 
 
 def points(table: Table) -> list[tuple[str, int, str]]:
@@ -17,10 +18,9 @@ def points(table: Table) -> list[tuple[str, int, str]]:
 
 def test_route_completed_by_another_players_tile_scores_3_for_its_owner():
     """SW-6.3: a 3-tile route closed by black's tile scores 3 for red, who holds it."""
-    t = Table(["red", "black"])
-    t.turn("L", -1, 0, 180, meeple="route:E")
+    t = Table.scenario("worked_route_completed_by_another_player_scores_3", steps=3)
     assert t.state.reserve["red"] == {"small": 3, "large": 1}
-    t.turn("L", 1, 0, 0)
+    t.step(3)
     assert points(t) == [("red", 3, "realm")]
     scored = t.of(PointsScored)[0]
     assert (scored.tiles, scored.symbols, scored.rule) == (3, 0, "SW-6.3")
@@ -30,9 +30,7 @@ def test_route_completed_by_another_players_tile_scores_3_for_its_owner():
 
 def test_completed_asteroid_field_of_3_tiles_with_an_empire_symbol_scores_8():
     """SW-6.3: 2 per tile + 2 per symbol."""
-    t = Table(["red", "black"])
-    t.turn("M-e", 0, 1, 180, meeple="asteroid:E")
-    t.turn("E", 1, 1, 270)
+    t = Table.scenario("worked_asteroid_field_3_tiles_empire_symbol_scores_8")
     assert points(t) == [("red", 8, "realm")]
     scored = t.of(PointsScored)[0]
     assert (scored.tiles, scored.symbols) == (3, 1)
@@ -40,9 +38,7 @@ def test_completed_asteroid_field_of_3_tiles_with_an_empire_symbol_scores_8():
 
 def test_completed_planet_with_its_symbol_scores_11():
     """SW-6.2 / SW-6.3: a planet completed by its 8th neighbour scores 9 + 2."""
-    t = Table(["red", "black"])
-    t.turn("hoth", 0, -1, 0, meeple="planet")
-    surround_hoth(t)
+    t = Table.scenario("worked_planet_completed_with_symbol_scores_11")
     assert points(t) == [("red", 11, "realm")]
     assert t.of(PointsScored)[0].tiles == 9
     assert t.state.reserve["red"] == {"small": 4, "large": 1}
@@ -50,11 +46,11 @@ def test_completed_planet_with_its_symbol_scores_11():
 
 def test_route_battle_red_beats_white_then_scores_the_completed_route():
     """SW-5.2 to SW-5.4: 1 die each, no faction bonus; white scores 1 and goes home; red scores 4."""
-    t = route_battle()
+    t = Table.scenario("worked_route_battle_red_beats_white_then_scores_4", steps=15)
     battle = t.of(BattleStarted)[0]
     assert [(s.side, s.dice) for s in battle.sides] == [("red", 1), ("white", 1)]
     assert t.waiting == "dice"
-    t.roll(red=(5,), white=(2,))
+    t.step()  # red 5, white 2
     assert points(t) == [("white", 1, "defeat"), ("red", 4, "realm")]
     assert t.state.scores == {"red": 4, "white": 1}
     assert t.state.reserve == {"red": {"small": 4, "large": 1}, "white": {"small": 4, "large": 1}}
@@ -64,21 +60,13 @@ def test_route_battle_red_beats_white_then_scores_the_completed_route():
 def test_asteroid_battle_three_sides_tie_then_black_wins_and_scores_12():
     """SW-5.3: white leaves with the lowest die; red and black tie, score 1 each, roll again;
     black's 6 wins, red scores 2 for its two dice; the 5-tile field with 1 symbol gives 12."""
-    t = Table(["black", "red", "white"])
-    t.turn("E", 0, -1, 180, meeple="asteroid:S", large=True)
-    t.turn("endor", -1, -1, 0)
-    t.turn("coruscant", 1, -1, 0)
-    t.turn("dagobah", 2, -1, 0)
-    t.turn("F-r", -1, -2, 0, meeple="asteroid:E")
-    t.turn("E", 1, -2, 270, meeple="asteroid:W")
-    t.turn("E", -2, -2, 90)
-    t.turn("R", 0, -2, 0)
+    t = Table.scenario("worked_asteroid_battle_three_sides_tie_then_black_wins", steps=24)
     battle = t.of(BattleStarted)[0]
     assert [(s.side, s.dice) for s in battle.sides] == [("black", 2), ("red", 2), ("white", 1)]
-    t.roll(black=(4, 1), red=(4, 2), white=(3,))
+    t.step()  # black 4 1, red 4 2, white 3
     assert points(t) == [("white", 1, "defeat"), ("black", 1, "tie"), ("red", 1, "tie")]
     assert t.waiting == "dice", "the tied sides roll again with the same dice"
-    t.roll(black=(6, 1), red=(5, 2))
+    t.step()  # black 6 1, red 5 2
     assert points(t)[3:] == [("red", 2, "defeat"), ("black", 12, "realm")]
     assert t.of(BattleEnded)[0].winner == "black"
     field = t.of(PointsScored)[-1]
@@ -89,15 +77,12 @@ def test_asteroid_battle_three_sides_tie_then_black_wins_and_scores_12():
 
 def test_planet_attack_tie_at_5_then_red_takes_the_planet():
     """SW-4.3 / SW-5.2: red attacks white's large meeple on a Rebel planet: 2 dice each."""
-    t = Table(["red", "white"])
-    t.turn("E", 0, 1, 180)
-    t.turn("hoth", 0, -1, 0, meeple="planet", large=True)
-    t.turn("endor", 1, -1, 0, meeple="planet@0,-1")
+    t = Table.scenario("worked_planet_attack_tie_at_5_then_red_takes_the_planet", steps=9)
     battle = t.of(BattleStarted)[0]
     assert [(s.side, s.dice) for s in battle.sides] == [("red", 2), ("white", 2)]
-    t.roll(red=(5, 1), white=(5, 3))
+    t.step()  # red 5 1, white 5 3
     assert points(t) == [("red", 1, "tie"), ("white", 1, "tie")]
-    t.roll(red=(5, 2), white=(4, 4))
+    t.step()  # red 5 2, white 4 4
     assert points(t)[2:] == [("white", 2, "defeat")]
     returned = t.of(MeepleReturned)
     assert [(m.player, m.figure) for m in returned] == [("white", "large")]
@@ -110,17 +95,9 @@ def test_planet_attack_tie_at_5_then_red_takes_the_planet():
 def test_final_scoring_of_every_realm_kind():
     """SW-7.2: fields 3 tiles + 1 symbol = 5, 1 tile = 1, 2 tiles = 2; planet with 3
     neighbours and its symbol = 6; route of 3 tiles = 3. A small tile set ends the game."""
-    tiles = mini_set({"D": 1, "U": 2, "G": 2, "E": 2, "F-r": 1, "hoth": 1})
-    t = Table(["red", "black"], tiles)
-    t.turn("U", 1, 0, 90, meeple="route:E")
-    t.turn("G", 0, 1, 90, meeple="asteroid:N")
-    t.turn("E", 1, 1, 0, meeple="asteroid:N")
-    t.turn("F-r", 0, -1, 0, meeple="asteroid:E")
-    t.turn("hoth", 2, 1, 0, meeple="planet")
-    t.turn("G", 1, -1, 0)
-    t.turn("U", 2, 0, 90)
+    t = Table.scenario("worked_final_scoring_of_every_realm_kind", steps=21)
     assert not t.of(GameEnded)
-    t.turn("E", -1, -1, 90)
+    t.step(3)
     finals = sorted((e.realm.feature, e.side, e.points, e.tiles, e.symbols)
                     for e in t.of(PointsScored) if e.reason == "final")
     assert finals == [

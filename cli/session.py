@@ -1,0 +1,127 @@
+"""The session layer between the commands and the engine: open a game (read, verify), act
+on it (play commands, append what they cause), continue it, start one.
+
+A command in ``meeple.cli.app`` parses its options, calls one function here and reports
+the ``Outcome``; reading and writing the log is ``meeple.cli.store``'s, the rules are the
+engine's. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+
+import msgspec
+
+from meeple.cli.store import Failure, Game, create_sealed, load, load_valid_prefix, save
+from meeple.engine import (
+    Command,
+    GameState,
+    Redo,
+    Undo,
+    awaiting_seed,
+    new_game,
+    play,
+    run_turns,
+    settle,
+    start,
+)
+from meeple.events import log as logfile
+from meeple.events.model import DiceRolled, Event, TileDrawn, TileSetAside
+from meeple.events.tileset import TileSetDef
+
+
+class Outcome(msgspec.Struct):
+    """What a command did: the game's state after it, the events it appended (as they stand
+    in the log, ``prev`` included) and the log's new head."""
+
+    path: str
+    state: GameState
+    events: list[Event]
+    head: str | None
+
+
+def open_game(path: str, *, valid_prefix: bool = False,
+              notice: Callable[[str], None] | None = None) -> Game:
+    """A game read, verified and folded. With ``valid_prefix``, a log with a fault gives the
+    part before it, and ``notice`` is told where it stops and why."""
+    if not valid_prefix:
+        return load(path)
+    loaded, why = load_valid_prefix(path)
+    if why is not None and notice is not None:
+        notice(f"meeple: {path}: showing lines 1 to {len(loaded.log.events)} only, the valid "
+               f"prefix; the log stops being trustworthy at {why}")
+    return loaded
+
+
+def _written(game: Game, count: int) -> list[Event]:
+    return game.log.events[len(game.log.events) - count:]
+
+
+def act(path: str, commands: Sequence[Command]) -> Outcome:
+    """Play ``commands`` on the game at ``path`` and append what they cause.
+
+    A move is never played on chance nobody has seen: if the log stops before a draw or a
+    roll the rules owe (after `meeple repair`, or a sealed game handed back to its seed's
+    holder), the move is refused and `meeple continue` writes those first.
+
+    :raises Failure, RulesError, LogError: nothing is written then.
+    """
+    game = load(path)
+    state, pending = settle(game.state)
+    if any(isinstance(e, TileDrawn | DiceRolled | TileSetAside) for e in pending) \
+            and not isinstance(commands[0], Undo | Redo):
+        raise Failure("the rules have a draw or a roll to write before anyone moves (the log "
+                      f"stops before it); run `meeple continue {path}` to write it, then look "
+                      "and move", 1)
+    written = pending
+    for command in commands:
+        state, events = play(state, command)
+        written += events
+    head = save(game, written)
+    return Outcome(path, state, _written(game, len(written)), head)
+
+
+def resume(path: str) -> Outcome:
+    """Write what the rules do next (draws, dice, scoring, the end) up to the next move;
+    ``events`` is empty when there is nothing to write.
+
+    :raises Failure: when only a sealed game's seed holder can write what comes next.
+    """
+    game = load(path)
+    state, written = settle(game.state)
+    if not written and awaiting_seed(state):
+        raise Failure("what comes next (a draw, a roll or the end) needs this sealed game's "
+                      f"seed: only its holder, where {path}.seed is, can continue", 1)
+    if not written:
+        return Outcome(path, state, [], game.head)
+    head = save(game, written)
+    return Outcome(path, state, _written(game, len(written)), head)
+
+
+def autoplay(path: str, bot: str, turns: int | None) -> Outcome:
+    """Let a bot play ``turns`` turns (None: to the end) of the digital game at ``path``."""
+    game = load(path)
+    state, written = run_turns(game.state, bot, turns)
+    head = save(game, written)
+    return Outcome(path, state, _written(game, len(written)), head)
+
+
+def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
+               names: list[str] | None = None, seed: str | None = None, team: bool = False,
+               table: bool = False, unplaceable: str = "discard", undo: str = "turn",
+               sealed: bool = False) -> Outcome:
+    """Create the log of a new game (never over another) and write its opening: in digital
+    mode the first draw. Without a seed a digital game gets a random one (256 bits when
+    sealed; then the seed goes to ``PATH.seed`` and the log records only its SHA-256)."""
+    chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
+                                                                                else 8))
+    first = new_game(colours, tileset, names=names, seed=chosen, team=team, table=table,
+                     unplaceable=unplaceable, undo=undo, sealed=sealed)
+    state, events = settle(start(first, chosen if sealed else None))
+    if sealed:
+        assert chosen is not None
+        head = create_sealed(path, [first, *events], chosen)
+    else:
+        head = logfile.create(path, [first, *events])
+    return Outcome(path, state, logfile.chained([first, *events], None), head)
