@@ -1,12 +1,11 @@
 """Recorded games as regression tests: each fixture replays, verifies, and matches its snapshot.
 
 The snapshot holds the final state (the format of ``show --json``) and a per-turn
-playthrough (turn, player, placement, board digest, scores). A fixture without a
+playthrough a reviewer can read: turn, player, placement and scores, with the board row
+by row every ten turns and at the end. A fixture without a
 snapshot fails; so does a snapshot without a fixture (syrupy's unused check).
 """
 
-import hashlib
-import json
 from pathlib import Path
 
 import msgspec
@@ -28,27 +27,40 @@ def snapshot_json(snapshot):
     return snapshot.use_extension(JSONSnapshotExtension)
 
 
-def board_digest(state: GameState) -> str:
-    tiles = []
+#: a compact board is shown at every this many turns, and at the last
+BOARD_EVERY = 10
+
+
+def compact_board(state: GameState) -> list[str]:
+    """The board row by row, north first: ``x:TILE/ROTATION`` for each tile, followed by its
+    meeples as ``colour:target`` (``+`` for a large one)."""
+    rows: dict[int, list[str]] = {}
     for (x, y), placed in sorted(state.board.items()):
-        # a figure as schema 1 wrote it (large or not), so digests recorded then still hold
-        meeples = sorted((c, figure == "large", i) for i, node in enumerate(placed.nodes)
-                         for c, figure, at in state.realms.realm(node).meeples if at == node)
-        tiles.append([x, y, placed.tile.id, placed.r, meeples])
-    return hashlib.sha256(json.dumps(tiles).encode()).hexdigest()[:16]
+        o = placed.tile.orientations[placed.r]
+        cell = f"{x}:{placed.tile.id}/{placed.r * 90}"
+        for index, node in enumerate(placed.nodes):
+            for colour, figure, at in state.realms.realm(node).meeples:
+                if at == node:
+                    cell += f" {colour}{'+' if figure == 'large' else ''}:{o.targets[index]}"
+        rows.setdefault(y, []).append(cell)
+    return [f"y={y}: " + " | ".join(cells) for y, cells in sorted(rows.items(), reverse=True)]
 
 
 def playthrough(events) -> list[dict]:
+    """Each turn's placement and scores; every ``BOARD_EVERY`` turns and at the end, the board."""
     state = start(events[0])
     turns, placed = [], None
     for event in events[1:]:
         state = evolve(state, event)
         if isinstance(event, TilePlaced):
-            placed = [event.tile, event.x, event.y, event.rotation]
+            placed = f"{event.tile} at {event.x},{event.y} turned {event.rotation}"
         if isinstance(event, TurnEnded):
-            turns.append({"seq": event.seq, "turn": event.turn, "player": event.player,
-                          "placed": placed, "board": board_digest(state),
+            turns.append({"turn": event.turn, "player": event.player, "placed": placed,
                           "scores": dict(state.scores)})
+            if event.turn % BOARD_EVERY == 0:
+                turns[-1]["board"] = compact_board(state)
+    if turns:
+        turns[-1]["board"] = compact_board(state)
     return turns
 
 
