@@ -245,9 +245,9 @@ def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
         return {}
     index: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for px, py in state.planet_cells:
+        target = str(Target(attack, None, (px, py)))
         for order, (dx, dy) in enumerate(AROUND):
-            index.setdefault((px - dx, py - dy), []).append(
-                (order, str(Target(attack, None, (px, py)))))
+            index.setdefault((px - dx, py - dy), []).append((order, target))
     return {cell: [t for _, t in sorted(found)] for cell, found in index.items()}
 
 
