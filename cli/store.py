@@ -18,12 +18,12 @@ from meeple.events.files import NotReadable, read_regular
 from meeple.events.model import Event, GameStarted
 from meeple.events.text import control_char, escaped
 from meeple.events.tileset import (
-    BUNDLED,
     TileSetDef,
     bundled_bytes,
     canonical_bytes,
     decode_tileset,
     limits_fault,
+    shipped,
 )
 from meeple.events.tileset import with_expansion as tileset_with_expansion
 
@@ -207,7 +207,7 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
     if source == "":
         raise Failure("--tileset takes a tile set file; the name given is empty", 2)
     name = source or "star-wars"
-    if name in BUNDLED:
+    if name in shipped():
         data = bundled_bytes(name)
         where = f"bundled tile set {name}"  # decoded below with the same checks as a file
     else:

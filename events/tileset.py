@@ -7,6 +7,7 @@ data; the engine (``meeple.engine.tiles``) checks that it makes sense.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Annotated
 
@@ -125,18 +126,25 @@ def decode_tileset(data: bytes) -> TileSetDef:
     return _decoder.decode(data)
 
 
-#: the tile set files shipped with meeple, by name
-BUNDLED = {"star-wars": "star-wars.json", "classic": "classic.json", "la-fiesta": "la-fiesta.json"}
+@functools.cache
+def shipped() -> dict[str, str]:
+    """The tile set files shipped with meeple (``engine/data/NAME.json``), by name: a new
+    edition's set is found by dropping its file there."""
+    from importlib import resources
+
+    folder = resources.files("meeple.engine").joinpath("data")
+    return {entry.name.removesuffix(".json"): entry.name for entry in folder.iterdir()
+            if entry.name.endswith(".json")}
 
 
 def bundled_bytes(name: str) -> bytes:
-    """The file of a tile set shipped with meeple (see ``BUNDLED``).
+    """The file of a tile set shipped with meeple (see ``shipped``).
 
     :raises KeyError: an unknown name.
     """
     from importlib import resources
 
-    return resources.files("meeple.engine").joinpath("data", BUNDLED[name]).read_bytes()
+    return resources.files("meeple.engine").joinpath("data", shipped()[name]).read_bytes()
 
 
 def bundled(name: str) -> TileSetDef:
