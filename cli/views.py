@@ -1,38 +1,28 @@
 """Plain-data views of a game for ``--json`` and for the text renderers.
 
-The shapes here are the documented, stable JSON of ``status``, ``moves``,
-``score`` and the state export that ``check --expect`` compares.
+The shapes here are the documented, stable JSON of ``status``, ``moves`` and ``score``;
+the state export that ``check --expect`` compares is the engine's
+(``meeple.engine.export``).
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from meeple.engine import (
+from meeple.engine import (  # noqa: F401  (export, breakdown, ...: re-exported for the CLI)
+    PHASES,
     GameState,
-    Target,
     awaiting,
     awaiting_seed,
+    breakdown,
+    effective_events,
+    export,
     followers_to_take_back,
     legal_moves,
+    reserves,
     undoable,
 )
 from meeple.events.log import short
-from meeple.events.model import Event, PointsScored
-
-PHASES = {
-    "place": "place_tile",
-    "meeple": "place_meeple",
-    "draw": "enter_draw",
-    "dice": "enter_dice",
-    "over": "over",
-    None: "resolving",
-}
-
-
-def effective_events(state: GameState) -> list[Event]:
-    """The events in effect: the log less what was undone and not redone."""
-    return [event for step in state.steps for event in step.events]
 
 
 def status(state: GameState, head: str) -> dict:
@@ -93,22 +83,6 @@ def moves(state: GameState) -> list[dict]:
     return listed
 
 
-def breakdown(state: GameState) -> list[dict]:
-    """Every scoring in effect, in order: who, points, why, which realm, under which rule."""
-    rows = []
-    for event in effective_events(state):
-        if isinstance(event, PointsScored):
-            kind = Target.of(event.realm.feature).kind
-            rows.append({
-                "seq": event.seq, "side": event.side, "points": event.points,
-                "reason": event.reason, "kind": kind,
-                "realm": msgspec.to_builtins(event.realm),
-                "tiles": event.tiles, "symbols": event.symbols, "dice": event.dice,
-                "rule": event.rule,
-            })
-    return rows
-
-
 def score(state: GameState) -> dict:
     """The ``score --json`` document."""
     view: dict = {
@@ -119,44 +93,3 @@ def score(state: GameState) -> dict:
     if state.phase == "over":
         view["winners"] = list(state.winners or ())
     return view
-
-
-def export(state: GameState) -> dict:
-    """The whole visible state as plain data: the snapshot format of ``check --expect``."""
-    board = []
-    for x, y in state.placements:
-        placed = state.board[(x, y)]
-        o = placed.tile.orientations[placed.r]
-        meeples = []
-        for index, node in enumerate(placed.nodes):
-            realm = state.realms.realm(node)
-            for colour, figure, where in realm.meeples:
-                if where == node:
-                    meeples.append({"player": colour, "figure": figure, "large": figure == "large",
-                                    "on": o.targets[index]})
-        board.append({"x": x, "y": y, "tile": placed.tile.id, "rotation": placed.r * 90,
-                      "meeples": meeples})
-    return {
-        "turn": state.turn,
-        "phase": PHASES[awaiting(state)],
-        "player": state.player,
-        "tile": state.drawn,
-        "tiles_left": state.tiles_left(),
-        "set_aside": list(state.set_aside),
-        "scores": dict(state.scores),
-        "reserves": reserves(state),
-        "board": board,
-        "breakdown": breakdown(state),
-        "winners": list(state.winners) if state.winners is not None else None,
-    }
-
-
-def reserves(state: GameState) -> dict[str, dict[str, int]]:
-    """Each colour's figures left, by kind; ``small`` and ``large`` are always there (0 where
-    the edition has no such figure), as scripts written for schema 1 expect."""
-    out = {}
-    for colour, left in state.reserve.items():
-        counts = {"small": 0, "large": 0}
-        counts.update(left)
-        out[colour] = counts
-    return out

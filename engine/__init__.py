@@ -43,6 +43,7 @@ from meeple.engine.geometry import SIDES
 from meeple.engine.moves import Move, legal_moves
 from meeple.engine.playing import fold, play, settle, walk
 from meeple.engine.setup import new_game, seal, start
+from meeple.engine.snapshot import PHASES, breakdown, effective_events, export, reserves
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.engine.tiles import TileSet, TileType, compile_tileset
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT",
     "EDITIONS",
     "EXPANSIONS",
+    "PHASES",
     "SIDES",
     "Command",
     "DrawTile",
@@ -80,12 +82,15 @@ __all__ = [
     "Verdict",
     "awaiting",
     "awaiting_seed",
+    "breakdown",
     "command_of",
     "compile_tileset",
     "decide",
     "edition_named",
+    "effective_events",
     "evolve",
     "expansion_named",
+    "export",
     "fold",
     "followers_to_take_back",
     "greedy_move",
@@ -97,6 +102,7 @@ __all__ = [
     "placements",
     "play",
     "random_move",
+    "reserves",
     "run_turns",
     "seal",
     "settle",

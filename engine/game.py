@@ -31,6 +31,7 @@ from meeple.engine.flow import awaiting
 from meeple.engine.moves import Move, legal_moves
 from meeple.engine.playing import play, settle
 from meeple.engine.setup import new_game, start
+from meeple.engine.snapshot import export
 from meeple.engine.state import GameState
 from meeple.events.model import Event, GameStarted, Spot
 from meeple.events.tileset import TileSetDef
@@ -134,6 +135,11 @@ class Game:
     def reserve(self, colour: str) -> dict[str, int]:
         """The figures ``colour`` has left, by kind: ``{"small": 4, "large": 1}`` (SW-1.6, CL-2)."""
         return dict(self._state.reserve[colour])
+
+    def export(self) -> dict:
+        """The visible state as plain data (``meeple.engine.export``): what ``show --json``
+        prints and ``check --expect`` compares."""
+        return export(self._state)
 
     def legal_moves(self) -> list[Move]:
         """In the placement step, every legal placement with the targets it allows; in the

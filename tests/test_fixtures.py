@@ -12,8 +12,7 @@ import msgspec
 import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from meeple.cli.views import export
-from meeple.engine import GameState, evolve, start, verify
+from meeple.engine import GameState, evolve, export, start, verify
 from meeple.events import log as logfile
 from meeple.events.model import TilePlaced, TurnEnded
 

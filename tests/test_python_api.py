@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from meeple.cli.views import export
-from meeple.engine import Game, IllegalMove, PlaceTile, SkipMeeple, random_move
+from meeple.engine import Game, IllegalMove, PlaceTile, SkipMeeple, export, random_move
 from meeple.events import log
 from meeple.events.tileset import bundled
 
-from helpers import run
+from helpers import run, run_json
 
 README = (Path(__file__).parents[1] / "README.md").read_text()
 
@@ -59,3 +58,10 @@ def test_a_copy_plays_on_without_touching_the_original(tmp_path):
     assert not game.over and len(game.events) < len(twin.events)
     log.create(tmp_path / "twin.jsonl", twin.events)
     assert Game.from_events(log.read(tmp_path / "twin.jsonl").events).winners == twin.winners
+
+
+def test_a_game_exports_what_show_json_prints(tmp_path):
+    game = Game.new(["red", "black"], bundled("star-wars"), seed="3")
+    path = tmp_path / "g.jsonl"
+    log.create(path, game.events)
+    assert game.export() == run_json("show", path)

@@ -10,7 +10,6 @@ import random
 
 import pytest
 
-from meeple.cli.views import moves
 from meeple.engine import (
     DrawTile,
     PlaceMeeple,
@@ -19,6 +18,7 @@ from meeple.engine import (
     awaiting,
     decide,
     evolve,
+    legal_moves,
     new_game,
     placements,
     play,
@@ -52,8 +52,8 @@ def accepted_targets(state, x, y, rotation):
 
 
 def listed(state):
-    """What `meeple moves` lists."""
-    return sorted((m["x"], m["y"], m["rotation"], sorted(m["meeples"])) for m in moves(state))
+    """What the engine lists (``legal_moves``, which `meeple moves` prints)."""
+    return sorted((m.x, m.y, m.rotation, sorted(m.targets)) for m in legal_moves(state))
 
 
 def oracle(state):
@@ -68,8 +68,8 @@ def test_two_fields_of_one_tile_joined_through_the_board_are_one_farm():
     t.turn("U", -1, 0, 0, meeple="field:Nw")
     t.turn("A", 1, 1, 0)
     t.do(DrawTile("W"))
-    spot = next(m for m in moves(t.state) if (m["x"], m["y"], m["rotation"]) == (1, 0, 90))
-    assert "field:Ne" not in spot["meeples"]
+    spot = next(m for m in legal_moves(t.state) if (m.x, m.y, m.rotation) == (1, 0, 90))
+    assert "field:Ne" not in spot.targets
     assert listed(t.state) == oracle(t.state)
 
 

@@ -51,9 +51,7 @@ def test_long_text_is_refused_while_decoding():
 
 
 def test_the_bundled_hashes_are_those_of_the_bundled_files():
-    from meeple.cli.store import game_tileset
-
-    assert content_hash(game_tileset("star-wars", None)) == BUNDLED_SHA256["star-wars"]
+    assert content_hash(bundled()) == BUNDLED_SHA256["star-wars"]
     assert content_hash(classic()) == BUNDLED_SHA256["classic"]
     assert content_hash(classic(fiesta=True)) == BUNDLED_SHA256["classic+la-fiesta"]
     names = {f.name for f in importlib.resources.files("meeple.engine").joinpath("data").iterdir()}

@@ -10,8 +10,19 @@ import random
 
 import pytest
 
-from meeple.cli.views import export
-from meeple.engine import Redo, Undo, awaiting, fold, new_game, play, random_move, settle, start, undoable
+from meeple.engine import (
+    Redo,
+    Undo,
+    awaiting,
+    export,
+    fold,
+    new_game,
+    play,
+    random_move,
+    settle,
+    start,
+    undoable,
+)
 from meeple.engine.state import Snapshots
 
 from helpers import bundled, classic

@@ -1,0 +1,85 @@
+"""The visible state of a game as plain data (``export``): the snapshot format that
+``meeple check --expect`` compares and ``show --json`` prints, and what the recorded
+fixtures' snapshots hold. Pure: the same state always gives the same document.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from meeple.engine.flow import awaiting
+from meeple.engine.state import GameState
+from meeple.engine.targets import Target
+from meeple.events.model import Event, PointsScored
+
+#: the phase names of the JSON documents, by what the game waits for
+PHASES = {
+    "place": "place_tile",
+    "meeple": "place_meeple",
+    "draw": "enter_draw",
+    "dice": "enter_dice",
+    "over": "over",
+    None: "resolving",
+}
+
+
+def effective_events(state: GameState) -> list[Event]:
+    """The events in effect: the log less what was undone and not redone."""
+    return [event for step in state.steps for event in step.events]
+
+
+def breakdown(state: GameState) -> list[dict]:
+    """Every scoring in effect, in order: who, points, why, which realm, under which rule."""
+    rows = []
+    for event in effective_events(state):
+        if isinstance(event, PointsScored):
+            kind = Target.of(event.realm.feature).kind
+            rows.append({
+                "seq": event.seq, "side": event.side, "points": event.points,
+                "reason": event.reason, "kind": kind,
+                "realm": msgspec.to_builtins(event.realm),
+                "tiles": event.tiles, "symbols": event.symbols, "dice": event.dice,
+                "rule": event.rule,
+            })
+    return rows
+
+
+def export(state: GameState) -> dict:
+    """The whole visible state as plain data: the snapshot format of ``check --expect``."""
+    board = []
+    for x, y in state.placements:
+        placed = state.board[(x, y)]
+        o = placed.tile.orientations[placed.r]
+        meeples = []
+        for index, node in enumerate(placed.nodes):
+            realm = state.realms.realm(node)
+            for colour, figure, where in realm.meeples:
+                if where == node:
+                    meeples.append({"player": colour, "figure": figure, "large": figure == "large",
+                                    "on": o.targets[index]})
+        board.append({"x": x, "y": y, "tile": placed.tile.id, "rotation": placed.r * 90,
+                      "meeples": meeples})
+    return {
+        "turn": state.turn,
+        "phase": PHASES[awaiting(state)],
+        "player": state.player,
+        "tile": state.drawn,
+        "tiles_left": state.tiles_left(),
+        "set_aside": list(state.set_aside),
+        "scores": dict(state.scores),
+        "reserves": reserves(state),
+        "board": board,
+        "breakdown": breakdown(state),
+        "winners": list(state.winners) if state.winners is not None else None,
+    }
+
+
+def reserves(state: GameState) -> dict[str, dict[str, int]]:
+    """Each colour's figures left, by kind; ``small`` and ``large`` are always there (0 where
+    the edition has no such figure), as scripts written for schema 1 expect."""
+    out = {}
+    for colour, left in state.reserve.items():
+        counts = {"small": 0, "large": 0}
+        counts.update(left)
+        out[colour] = counts
+    return out
