@@ -29,7 +29,7 @@ from meeple.cli.svg import (
     tile_fragment,
     tile_title,
 )
-from meeple.engine import GameState, evolve, start
+from meeple.engine import GameState, walk
 from meeple.events.log import GameLog
 from meeple.events.model import (
     BattleEnded,
@@ -114,15 +114,15 @@ def document(log: GameLog) -> dict:
     first = events[0]
     assert isinstance(first, GameStarted)
     tables = _Tables()
-    state = start(first)
+    steps = walk(events)
+    _, state = next(steps)
     #: whether the figures include large ones (Star Wars), shown as "small + large" in reserves
     large = state.edition.figure_named("large") is not None
     battle: dict | None = None
     frames = _Interned()
     frame_of = [frames.index(msgspec.json.encode(_frame(state, tables, None)))]
     cost = 0
-    for event in events[1:]:
-        state = evolve(state, event)
+    for event, state in steps:
         cost += len(state.board)
         if cost > PAGE_BUDGET:
             raise PageTooLarge(f"the game is too long for one replay page ({len(events):,} "

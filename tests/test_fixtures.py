@@ -12,7 +12,7 @@ import msgspec
 import pytest
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from meeple.engine import GameState, evolve, export, start, verify
+from meeple.engine import GameState, export, verify, walk
 from meeple.events import log as logfile
 from meeple.events.model import TilePlaced, TurnEnded
 
@@ -47,10 +47,8 @@ def compact_board(state: GameState) -> list[str]:
 
 def playthrough(events) -> list[dict]:
     """Each turn's placement and scores; every ``BOARD_EVERY`` turns and at the end, the board."""
-    state = start(events[0])
-    turns, placed = [], None
-    for event in events[1:]:
-        state = evolve(state, event)
+    turns, placed, state = [], None, None
+    for event, state in walk(events):
         if isinstance(event, TilePlaced):
             placed = f"{event.tile} at {event.x},{event.y} turned {event.rotation}"
         if isinstance(event, TurnEnded):
@@ -58,7 +56,7 @@ def playthrough(events) -> list[dict]:
                           "scores": dict(state.scores)})
             if event.turn % BOARD_EVERY == 0:
                 turns[-1]["board"] = compact_board(state)
-    if turns:
+    if turns and state is not None:
         turns[-1]["board"] = compact_board(state)
     return turns
 
