@@ -268,6 +268,10 @@ def deploy(
 
 def _figure(large: bool, figure: str | None) -> str:
     """The figure named by ``--large`` or ``--figure`` (case does not matter)."""
+    import re
+
+    if figure is not None and not re.fullmatch(r"[a-z][a-z-]{0,39}", figure.lower()):
+        fail("--figure takes the name of a figure, e.g. small or large", 2)
     if large and figure is not None and figure.lower() != "large":
         fail("--large and --figure name two figures", 2)
     return "large" if large else (figure or "small").lower()

@@ -41,11 +41,13 @@ def _v1_to_v2(raw: dict) -> dict:
         raise msgspec.ValidationError("Object contains unknown field `figure` (schema 1 writes "
                                       "`large`) - at `$`")
     if "large" not in raw:
+        if raw.get("type") == "meeple_returned":
+            raise msgspec.ValidationError("Object missing required field `large` - at `$`")
         return raw
     large = raw["large"]
     if not isinstance(large, bool):
-        raise msgspec.ValidationError("Expected `bool`, got `" + type(large).__name__
-                                      + "` - at `$.large`")
+        raise msgspec.ValidationError(f"Expected `bool`, got `{_json_type(large)}` - at "
+                                      "`$.large`")
     return {("figure" if k == "large" else k): (("large" if large else "small") if k == "large"
                                                 else v) for k, v in raw.items()}
 
@@ -94,12 +96,20 @@ def decode_old(raw: bytes, version: int) -> Event:
     :raises msgspec.DecodeError: as ``meeple.events.model.decode`` does.
     """
     try:
-        data = msgspec.json.decode(raw)
-    except (UnicodeDecodeError, RecursionError) as exc:
-        raise msgspec.DecodeError(f"not a JSON event: {exc}") from None
-    if not isinstance(data, dict):
-        raise msgspec.ValidationError("Expected `object` - at `$`")
+        data = msgspec.json.decode(raw, type=dict)
+    except UnicodeDecodeError as exc:
+        raise msgspec.DecodeError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply for an event") from None
     return msgspec.convert(upcast(data, version), AnyEvent)
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a decoded value's type, as msgspec's messages give it."""
+    if value is None:
+        return "null"
+    names = {str: "str", int: "int", float: "float", list: "array", dict: "object"}
+    return names.get(type(value), type(value).__name__)
 
 
 def encode_as(event: Event, version: int = SCHEMA_VERSION) -> bytes:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import atheris
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "fixtures"))
 
 with atheris.instrument_imports():
     import msgspec
@@ -19,7 +19,7 @@ with atheris.instrument_imports():
     from meeple.engine import verify
     from meeple.events import log as logfile
 
-    from helpers import rechain
+    from scenarios import rechain
 
 REFUSALS = ("corrupt", "torn", "tampered", "too_large", "newer", "unreadable")
 

@@ -147,3 +147,42 @@ def test_a_log_longer_than_the_event_limit_is_refused(tmp_path, monkeypatch):
     with pytest.raises(logfile.LogError, match="the limit is 10") as exc:
         logfile.read(FIXTURE)
     assert exc.value.kind == "too_large"
+
+
+def _schema_1_log_with(tmp_path, line: bytes) -> Path:
+    """The first 37 lines of a schema 1 fixture (a turn boundary), ``line``, and one more line
+    (so that ``line`` is not the last, which would read as a torn write)."""
+    lines = FIXTURE.read_bytes().split(b"\n")[:37]
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(b"\n".join([*lines, line, lines[-1]]) + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("line, message", [
+    (b"[1,2]", "Expected `object`, got `array`"),
+    (b"\xff", "not a JSON event: JSON is malformed"),
+    (b'{"type":"turn_ended","seq":37,"player":"\xff"}', "not a JSON event: "),
+    (b"[" * 100_000 + b"]" * 100_000, "Expected `object`, got `array`"),
+    (b'{"type":"meeple_returned","seq":37,"prev":null,"player":"red",'
+     b'"spot":{"x":0,"y":0,"feature":"planet"}}', "Object missing required field `large`"),
+    (b'{"type":"meeple_placed","seq":37,"prev":null,"player":"red","target":"planet",'
+     b'"large":null}', "Expected `bool`, got `null` (field large)"),
+], ids=["array", "not_json", "not_utf8", "nested", "returned_without_large", "large_null"])
+def test_a_bad_schema_1_line_is_told_in_schema_1_words(tmp_path, line, message):
+    """The schema 1 path names what schema 1 writes, with the words the schema 2 path uses."""
+    with pytest.raises(logfile.LogError) as exc:
+        logfile.read(_schema_1_log_with(tmp_path, line))
+    assert exc.value.line == 38 and message in str(exc.value)
+    assert "not a JSON event: not a JSON event" not in str(exc.value)
+
+
+def test_an_empty_or_malformed_figure_name_is_a_usage_error(tmp_path):
+    game = tmp_path / "t.jsonl"
+    run("new", game, "--players", "red,black", "--table")
+    run("draw", game, "U")
+    run("place", game, "1", "0", "90")
+    before = game.read_bytes()
+    for name in ("", " ", "x" * 41, "small!", "-large"):
+        result = run("deploy", game, "route:E", "--figure", name, code=2)
+        assert "--figure takes the name of a figure" in result.stderr
+    assert game.read_bytes() == before
