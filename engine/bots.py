@@ -88,7 +88,8 @@ def run_turns(state: GameState, bot: str, turns: int | None):
     if not state.chance_known:
 
         raise IllegalMove("bots take their choices, like the draws and dice, from the game's "
-                          "seed, which in this sealed game only its holder has", rule="SW-5.6")
+                          "seed, which in this sealed game only its holder has",
+                          rule=state.rule("chance"))
     choose = BOTS[bot]
     state, written = settle(state)
     start_turn = state.turn

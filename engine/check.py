@@ -26,6 +26,7 @@ from meeple.engine.commands import (
     Undo,
 )
 from meeple.engine.deciding import decide, decide_draw, decide_roll
+from meeple.engine.editions import edition_named
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, next_event
 from meeple.engine.setup import seal, start
@@ -154,7 +155,8 @@ def _revealed_seed(first: GameStarted, events: list[Event]) -> tuple[str | None,
             continue
         if seal(event.seed) != first.seed_sha256:
             return None, Finding(event.seq, "the revealed seed is not the one committed to in "
-                                 "game_started", "SW-5.6", expected=first.seed_sha256,
+                                 "game_started", edition_named(first.edition).rule("chance"),
+                                 expected=first.seed_sha256,
                                  found=seal(event.seed))
         seed = event.seed
     return seed, None
@@ -176,7 +178,7 @@ def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
     if isinstance(event, GameEnded):
         return Finding(event.seq, "a sealed game ends only when the holder of its seed reveals "
                        "it: this game_ended reveals no seed that matches the commitment",
-                       "SW-5.6", "game_ended with the seed", _text(event, state))
+                       state.rule("chance"), "game_ended with the seed", _text(event, state))
     try:
         if isinstance(event, TileDrawn) and state.phase == "draw":
             decided = decide_draw(state, DrawTile(event.tile))

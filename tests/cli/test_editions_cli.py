@@ -40,3 +40,13 @@ def test_the_narrative_cites_the_games_own_edition():
     farmer = MeeplePlaced(seq=9, player="red", target="field:Nw")
     assert tell(farmer, EDITIONS["classic"]) == "red places a follower on field:Nw as a farmer (CL-4)"
     assert tell(MeepleSkipped(seq=9, player="red"), EDITIONS["classic"]) == "red places no follower"
+
+
+def test_a_classic_sealed_game_cites_the_classic_chance_rule(tmp_path):
+    """Every rule id a user sees belongs to the game's edition: a bot asked to play a classic
+    sealed game without its seed cites CL-3, not the Star Wars SW-5.6."""
+    game = tmp_path / "c.jsonl"
+    run("new", game, "--edition", "classic", "--players", "red,blue", "--sealed")
+    (tmp_path / "c.jsonl.seed").rename(tmp_path / "elsewhere.seed")
+    message = fail("autoplay", game)
+    assert "(CL-3)" in message and "SW-" not in message
