@@ -209,7 +209,7 @@ def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
     report["pending"] = verdict.pending
     report["chance"] = verdict.chance
     if expected is not None:
-        from meeple.cli.views import export
+        from meeple.engine import export
 
         found = diff(expected, msgspec.json.decode(msgspec.json.encode(export(state))))
         if found:

@@ -8,7 +8,7 @@ from meeple.cli import views
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, say, write_file
 from meeple.cli.store import Failure, Game
-from meeple.engine import GameState, awaiting, awaiting_seed
+from meeple.engine import GameState, awaiting, awaiting_seed, export
 from meeple.events.log import short
 from meeple.events.model import Event, TurnEnded
 from meeple.events.text import escaped
@@ -155,7 +155,7 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
                    "the board as SVG")
         return
     if as_json:
-        emit_json(views.export(state))
+        emit_json(export(state))
         return
     console = _console()
     terminal = console.is_terminal and not plain

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import msgspec
 
-from meeple.engine import (  # noqa: F401  (export, breakdown, ...: re-exported for the CLI)
+from meeple.engine import (
     PHASES,
     GameState,
     awaiting,
     awaiting_seed,
     breakdown,
-    effective_events,
-    export,
     followers_to_take_back,
     legal_moves,
     reserves,

@@ -86,11 +86,6 @@ class Edition:
                 return figure
         return None
 
-    def strength(self, name: str) -> int:
-        """How much a figure called ``name`` weighs in a contested realm (SW-5.2)."""
-        figure = self.figure_named(name)
-        return figure.strength if figure is not None else 1
-
     def reserve(self) -> dict[str, int]:
         """A player's figures at the start, by name (SW-1.6, CL-2)."""
         return {figure.name: figure.count for figure in self.figures}

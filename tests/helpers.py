@@ -67,9 +67,8 @@ class Table:
         self.state: GameState = start(self.first)
         self.state, opening = settle(self.state)
         self.events: list[Event] = [self.first, *opening]
-
-    #: the commands of a scenario not played yet (see ``scenario`` and ``step``)
-    rest: list = []
+        #: the commands of a scenario not played yet (see ``scenario`` and ``step``)
+        self.rest: list = []
 
     @classmethod
     def scenario(cls, name: str, steps: int | None = None) -> Table:
