@@ -80,6 +80,7 @@ def evolve(state: GameState, event: Event) -> GameState:
         _record(state, event, redoing=False)
         _apply(state, event)
     state.next_seq = event.seq + 1
+    state.next_memo = None
     return state
 
 
@@ -147,6 +148,7 @@ def _play_steps(state: GameState, steps: list[Step]) -> None:
 
 def _apply(state: GameState, event: Event) -> None:
     """Change the state as one recorded event says (already recorded as a step)."""
+    state.next_memo = None
     any_event = cast(AnyEvent, event)
     match any_event:
         case TileDrawn():

@@ -1,9 +1,12 @@
 """The board: laying tiles, legal placements (SW-3.1, CL-3) and meeple targets (SW-4.2, SW-4.3).
 
 The frontier maps every empty cell next to a placed tile to what its sides
-must match (an edge kind, or None where no tile touches). Legal placements are
-the frontier cells times the rotations whose edges fit, memoised per tile type
-and neighbourhood, so no board-wide search happens.
+must match, a *need* (an int holding an edge kind's code per side, 0 where no
+tile touches; see ``meeple.engine.tiles.need_bits``), and the state counts the
+frontier cells of each need. Each tile type knows the needs it fits and with
+which rotations, so whether a tile can be placed at all asks at most the few
+dozen needs there are, whatever the size of the board; listing placements
+walks the frontier once.
 """
 
 from __future__ import annotations
@@ -34,16 +37,25 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     placed = Placed(tile, r, nodes)
     board = state.board
     frontier = state.frontier
-    board[(x, y)] = placed
-    frontier.pop((x, y), None)
+    needs = state.needs
+    board[xy] = placed
+    need = frontier.pop(xy, None)
+    if need is not None:
+        _uncount(needs, need)
     connect = realms.connect
+    offers = o.offers
     for side, (dx, dy) in enumerate(STEP):
         cell = (x + dx, y + dy)
         other = board.get(cell)
         if other is None:
-            need = list(frontier.get(cell) or (None, None, None, None))
-            need[OPPOSITE[side]] = o.edges[side]
-            frontier[cell] = tuple(need)
+            need = frontier.get(cell)
+            if need is None:
+                need = offers[side]
+            else:
+                _uncount(needs, need)
+                need |= offers[side]
+            frontier[cell] = need
+            needs[need] = needs.get(need, 0) + 1
             continue
         for mine, their in side_joins(o, other, side):
             connect(nodes[mine], their)
@@ -51,6 +63,14 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     if tile.planet >= 0 and tile.features[tile.planet].kind == state.edition.attack:
         state.planet_cells.append((x, y))
     return placed
+
+
+def _uncount(needs: dict[int, int], need: int) -> None:
+    left = needs[need] - 1
+    if left:
+        needs[need] = left
+    else:
+        del needs[need]
 
 
 def side_joins(o: Oriented, other: Placed, side: int) -> list[tuple[int, int]]:
@@ -83,9 +103,13 @@ def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
 
 
 def placeable(state: GameState, tile: TileType) -> bool:
-    """Whether ``tile`` has at least one legal placement (SW-3.2)."""
-    fits = tile.fits
-    return any(fits(need) for need in state.frontier.values())
+    """Whether ``tile`` has at least one legal placement (SW-3.2): some frontier need is one
+    it fits. Costs at most the number of distinct needs (a few dozen), not the frontier."""
+    needs = state.needs
+    fitting = tile.fitting
+    if len(needs) <= len(fitting):
+        return any(need in fitting or not need for need in needs)
+    return any(need in needs for need in fitting)
 
 
 def rotations_at(state: GameState, tile: TileType, x: int, y: int) -> list[int]:

@@ -60,7 +60,17 @@ def awaiting_seed(state: GameState) -> bool:
 
 
 def next_event(state: GameState) -> Event | None:
-    """The next consequence the rules dictate, or ``None`` if a player must act."""
+    """The next consequence the rules dictate, or ``None`` if a player must act.
+
+    Worked out once per state: the answer is kept until ``evolve`` changes the state.
+    """
+    memo = state.next_memo
+    if memo is None:
+        memo = state.next_memo = (_next_event(state),)
+    return memo[0]
+
+
+def _next_event(state: GameState) -> Event | None:
     phase = state.phase
     seq = state.next_seq
     if phase == "draw":

@@ -21,7 +21,8 @@ from meeple.events.model import (
     PlayerDef,
     TileSetRecord,
 )
-from meeple.events.text import fields_of_game_started, first_control
+from meeple.events.memo import by_identity
+from meeple.events.text import setup_control
 from meeple.events.tileset import TileSetDef, content_hash, limits_fault
 
 
@@ -80,8 +81,10 @@ def new_game(
     return event
 
 
+@by_identity(16)
 def check_setup(event: GameStarted) -> TileSet:
-    """Check a ``game_started`` event; returns the compiled tile set.
+    """Check a ``game_started`` event; returns the compiled tile set. Checked once per event
+    (an undo that starts the game over does not check it again).
 
     :raises InvalidCommand: naming the rule (SW-1.5, SW-8.1, schema, tile set hash).
     """
@@ -109,7 +112,7 @@ def check_setup(event: GameStarted) -> TileSet:
         if len(player.name) > MAX_NAME:
             raise InvalidCommand(f"the name of {player.colour} has {len(player.name)} characters; "
                                  f"the limit is {MAX_NAME}", rule=rule)
-    found = first_control(fields_of_game_started(event))
+    found = setup_control(event)
     if found is not None:
         raise InvalidCommand(f"{found[0]} holds the control character {found[1]}; names, "
                              "colours, tile ids and set names may not", rule=rule)
@@ -198,7 +201,8 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         pile=pile,
         secret=secret,
     )
-    state.frontier[(0, 0)] = (None, None, None, None)
+    state.frontier[(0, 0)] = 0  # touched by no tile: any tile fits
+    state.needs[0] = 1
     lay(state, tileset.types[tileset.start], 0, 0, 0)
     state.steps.append(Step([event], colours[0], 0))
     return state

@@ -110,7 +110,10 @@ class GameState(msgspec.Struct):
     phase: str = "draw"
     drawn: str | None = None
     board: dict[tuple[int, int], Placed] = msgspec.field(default_factory=dict)
-    frontier: dict[tuple[int, int], tuple] = msgspec.field(default_factory=dict)
+    #: every empty cell next to a tile, with its need (``meeple.engine.board``)
+    frontier: dict[tuple[int, int], int] = msgspec.field(default_factory=dict)
+    #: how many frontier cells have each need
+    needs: dict[int, int] = msgspec.field(default_factory=dict)
     realms: Realms = msgspec.field(default_factory=Realms)
     placed_at: tuple[int, int] | None = None
     attacked: tuple[int, int] | None = None
@@ -128,6 +131,8 @@ class GameState(msgspec.Struct):
     snapshots: Snapshots = msgspec.field(default_factory=Snapshots)
     #: set once an undo has replaced this state: it is kept for redo and must not change
     superseded: bool = False
+    #: ``next_event`` of this state, once asked: ``(event or None,)``; every change clears it
+    next_memo: tuple[Event | None] | None = None
 
     def copy(self) -> GameState:
         """An independent copy of the state: playing on either leaves the other as it was.
@@ -147,6 +152,7 @@ class GameState(msgspec.Struct):
             pile=list(self.pile),
             board=dict(self.board),
             frontier=dict(self.frontier),
+            needs=dict(self.needs),
             realms=self.realms.copy(),
             battle=battle,
             set_aside=list(self.set_aside),

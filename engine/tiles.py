@@ -67,6 +67,9 @@ class Oriented(msgspec.Struct, frozen=True):
     masks: tuple[int, ...]
     #: every name of each feature (any edge or half it reaches) -> feature index
     aliases: dict[str, int]
+    #: what each side asks of the cell across it, as a frontier need (see ``need_bits``):
+    #: the edge kind's code shifted to the facing side of that cell
+    offers: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: targets free when the sides in a bit mask lead to occupied realms, memoised
     free_memo: dict[int, list[str]] = msgspec.field(default_factory=dict)
 
@@ -80,8 +83,42 @@ class Oriented(msgspec.Struct, frozen=True):
         return found
 
 
+#: bits per side in a frontier need: an edge kind's code, 1 to 7, or 0 where no tile touches
+NEED_BITS = 3
+
+
+def need_bits(side: int, code: int) -> int:
+    """The part of a frontier need that says side ``side`` must be edge kind ``code``.
+
+    A need is an int holding a code per side (``NEED_BITS`` each, N lowest), so the
+    frontier's needs are compared, counted and looked up as small integers.
+    """
+    return code << (NEED_BITS * side)
+
+
+def fit_table(orientations: tuple[Oriented, ...],
+              codes: dict[str, int]) -> dict[int, tuple[int, ...]]:
+    """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it
+    (SW-3.1, CL-3): for each rotation, each non-empty set of its sides that neighbours touch."""
+    table: dict[int, list[int]] = {}
+    for r, o in enumerate(orientations):
+        mine = [need_bits(side, codes[o.edges[side]]) for side in range(4)]
+        for touched in range(1, 16):
+            need = sum(mine[side] for side in range(4) if touched >> side & 1)
+            found = table.setdefault(need, [])
+            if r not in found:
+                found.append(r)
+    return {need: tuple(rs) for need, rs in table.items()}
+
+
+def edge_codes(vocabulary: Vocabulary) -> dict[str, int]:
+    """The code of each edge kind in a frontier need, 1 up (0 is "no tile touches")."""
+    assert len(vocabulary.edges) < 1 << NEED_BITS
+    return {kind: index + 1 for index, kind in enumerate(vocabulary.edges)}
+
+
 class TileType(msgspec.Struct):
-    """A tile type with its four orientations and a memo of which fit a neighbourhood."""
+    """A tile type with its four orientations and which of them fit each frontier need."""
 
     id: str
     count: int
@@ -89,19 +126,15 @@ class TileType(msgspec.Struct):
     orientations: tuple[Oriented, Oriented, Oriented, Oriented]
     planet: int  # feature index of the centre feature (planet or cloister), or -1
     festival: bool = False
-    fits_memo: dict[tuple, tuple[int, ...]] = msgspec.field(default_factory=dict)
+    #: frontier need -> the rotation indexes that fit it; needs absent fit no rotation
+    fitting: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
 
-    def fits(self, need: tuple) -> tuple[int, ...]:
-        """Rotation indexes (0-3) whose edges match ``need`` (a kind or None per side, SW-3.1)."""
-        found = self.fits_memo.get(need)
-        if found is None:
-            found = tuple(
-                r
-                for r, o in enumerate(self.orientations)
-                if all(k is None or k == e for k, e in zip(need, o.edges, strict=True))
-            )
-            self.fits_memo[need] = found
-        return found
+    def fits(self, need: int) -> tuple[int, ...]:
+        """Rotation indexes (0-3) whose edges match ``need`` (SW-3.1); every one for the
+        empty need of the first tile."""
+        if not need:
+            return (0, 1, 2, 3)
+        return self.fitting.get(need, ())
 
 
 class TileSet(msgspec.Struct):
@@ -170,8 +203,10 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
             ports[port] = f.index
         masks.append(sum(1 << port for port in held))
         feature_sides[-1] = tuple(sorted(set(sides) | {p // 3 for p in held}))
+    codes = edge_codes(vocabulary)
+    offers = tuple(need_bits((side + 2) % 4, codes[lying[side]]) for side in range(4))
     return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets),  # type: ignore[arg-type]
-                    tuple(masks), aliases)
+                    tuple(masks), aliases, offers)  # type: ignore[arg-type]
 
 
 _COMPILED: dict[str, TileSet] = {}
@@ -220,11 +255,10 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
                                    "tile has " + ("a" if planet >= 0 else "no") + " cloister "
                                    "feature", rule=rule)
             raise TileSetError(f"{where}: 'cloister' belongs to classic tile sets", rule=rule)
-        types[tile.id] = TileType(
-            tile.id, tile.count, feats,
-            tuple(_orient(feats, edges, r, vocabulary) for r in ROTATIONS),  # type: ignore[arg-type]
-            planet, tile.festival,
-        )
+        orientations = tuple(_orient(feats, edges, r, vocabulary) for r in ROTATIONS)
+        types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
+                                  planet, tile.festival,
+                                  fit_table(orientations, edge_codes(vocabulary)))
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
                            rule=edition.rule("start"))

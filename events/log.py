@@ -36,8 +36,8 @@ from typing import Literal, NamedTuple, TypeVar, overload
 import msgspec
 
 from meeple.events.files import kind_of
-from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, decode
-from meeple.events.text import fields_of_game_started, first_control
+from meeple.events.model import DECODER, SCHEMA_VERSION, Event, GameStarted, decode
+from meeple.events.text import setup_control
 from meeple.events.tileset import limits_fault
 from meeple.events.upcast import NotInSchema, decode_old, encode_as, readable
 
@@ -199,15 +199,30 @@ def _check_length(path: str, lineno: int, size: int) -> None:
         )
 
 
-def _line_spans(data: bytes) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of each line of ``data``, without its newline; no line is copied."""
-    start, size = 0, len(data)
-    while start < size:
-        end = data.find(b"\n", start)
-        if end == -1:
-            end = size
-        yield start, end
-        start = end + 1
+def _sound_lines(data: bytes, start: int, count: int, log: GameLog,
+                 prev_hash: str | None) -> tuple[int, str | None]:
+    """Decode and link the lines after the first while each is sound (the common case), with
+    none of the calls that locate a fault; returns where the first other line starts, and
+    the head so far. The careful loop of ``parse`` takes over from there and names the fault.
+    Only for logs under ``MAX_LINE_BYTES`` in all, so no line can be over the limit."""
+    decode, sha256, events = DECODER.decode, hashlib.sha256, log.events
+    digests = bytearray()
+    index = len(events)
+    for raw in data[start:].split(b"\n", count - index)[:count - index]:
+        try:
+            event = decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            break
+        if event.seq != index or event.prev != prev_hash or type(event) is GameStarted:
+            break
+        events.append(event)
+        digest = sha256(raw).digest()
+        digests += digest
+        prev_hash = digest.hex()
+        index += 1
+        start += len(raw) + 1
+    log.hashes.add(bytes(digests))
+    return start, prev_hash
 
 
 def parse(path: str, data: bytes) -> GameLog:
@@ -227,7 +242,10 @@ def parse(path: str, data: bytes) -> GameLog:
     log = GameLog(path)
     version = SCHEMA_VERSION
     prev_hash: str | None = None
-    for index, (start, end) in enumerate(_line_spans(data)):
+    start, size, index = 0, len(data), 0
+    while start < size:
+        end = data.find(b"\n", start)
+        end = size if end == -1 else end
         lineno = index + 1
         _check_length(path, lineno, end - start)
         raw = data[start:end]
@@ -243,6 +261,10 @@ def parse(path: str, data: bytes) -> GameLog:
         digest = hashlib.sha256(raw).digest()
         log.hashes.add(digest)
         prev_hash = digest.hex()
+        start, index = end + 1, index + 1
+        if index == 1 and version == SCHEMA_VERSION and size <= MAX_LINE_BYTES:
+            start, prev_hash = _sound_lines(data, start, count - torn_tail, log, prev_hash)
+            index = len(log.events)
     log.head = prev_hash
     return log
 
@@ -280,7 +302,7 @@ def _check_link_of(path: str, lineno: int, event: Event, prev_hash: str | None, 
 def _check_text(path: str, event: Event) -> None:
     """Refuse a control character in the untrusted text of ``game_started``: player names and
     colours, tile ids, planet and set names (they would rewrite what a terminal shows)."""
-    found = first_control(fields_of_game_started(event))
+    found = setup_control(event)
     if found is not None:
         field, char = found
         raise LogError("corrupt", path, f"{field} holds the control character {char}; names, "
@@ -323,6 +345,12 @@ def _also_altered(raw: bytes, data: bytes, end: int) -> bool:
     return following.prev != line_hash(raw)
 
 
+class _AnySchema(msgspec.Struct):
+    """The ``schema`` of a first line, whatever its type; the rest ignored."""
+
+    schema: object = SCHEMA_VERSION
+
+
 class _PrevOnly(msgspec.Struct):
     """The ``prev`` link of a line of any schema, the rest ignored."""
 
@@ -332,8 +360,8 @@ class _PrevOnly(msgspec.Struct):
 def _schema_of(path: str, first: bytes) -> int:
     """The schema version in ``game_started``; refuses a log from a newer meeple."""
     try:
-        version = msgspec.json.decode(first).get("schema", SCHEMA_VERSION)
-    except (msgspec.DecodeError, UnicodeDecodeError, AttributeError, RecursionError):
+        version = msgspec.json.decode(first, type=_AnySchema).schema
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return SCHEMA_VERSION  # the line-by-line decoding will say what is wrong
     if not isinstance(version, int):
         return SCHEMA_VERSION  # decoding game_started will name the field

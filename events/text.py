@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import msgspec
+
 #: C0 controls, DEL, C1 controls, the bidirectional embeddings, overrides and isolates, and
 #: lone surrogates (the bytes of a name or file name that are no UTF-8 text)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -17,6 +19,13 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-
 
 
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+#: what any of the characters of ``_CONTROL`` looks like in JSON as msgspec writes it: C0 only
+#: as an escape (so a backslash), DEL raw, and the UTF-8 bytes of C1 and the bidi controls
+#: (lone surrogates cannot be written at all)
+_MAYBE_IN_JSON = re.compile(rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|"
+                            rb"\xe2\x81[\xa6-\xa9]")
+_json = msgspec.json.Encoder()
 
 
 def control_char(text: str) -> str | None:
@@ -27,6 +36,23 @@ def control_char(text: str) -> str | None:
     """
     found = _CONTROL.search(text)
     return f"U+{ord(found.group()):04X}" if found else None
+
+
+def surely_clean(value: object) -> bool:
+    """True when no string anywhere in ``value`` (a msgspec struct) holds a control character:
+    one pass over its JSON encoding. False means only "look field by field" (a backslash in
+    a name is enough), so it serves to skip the walk that names the field, never to refuse.
+
+    >>> surely_clean(["Ann", "Bob"]), surely_clean(["A\\x1b[2K"])
+    (True, False)
+    """
+    try:
+        data = _json.encode(value)
+    except (UnicodeEncodeError, TypeError):
+        return False
+    if b"\\" in data or b"\x7f" in data:
+        return False
+    return data.isascii() or _MAYBE_IN_JSON.search(data) is None
 
 
 def escaped(text: str, *, newlines: bool = False) -> str:
@@ -78,6 +104,13 @@ def fields_of_tileset(definition: object, prefix: str = "") -> Iterator[tuple[st
                 value = getattr(feature, key)
                 if isinstance(value, str):
                     yield f"{where}.features[{j}].{key}", value
+
+
+def setup_control(event: object) -> tuple[str, str] | None:
+    """The first field of a ``game_started`` event holding a control character, or None."""
+    if surely_clean(event):
+        return None
+    return first_control(fields_of_game_started(event))
 
 
 def first_control(fields: Iterator[tuple[str, str]]) -> tuple[str, str] | None:

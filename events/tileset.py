@@ -14,7 +14,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from meeple.events.text import control_char, fields_of_tileset
+from meeple.events.memo import by_identity
+from meeple.events.text import control_char, fields_of_tileset, surely_clean
 
 #: the most tiles a set may hold in all: about as many as a game log within its line limit
 #: can record (each tile takes three or four lines: drawn, placed, meeple step, turn ended)
@@ -101,11 +102,13 @@ def canonical_bytes(definition: TileSetDef) -> bytes:
     return _encoder.encode(definition)
 
 
+@by_identity(16)
 def content_hash(definition: TileSetDef) -> str:
     """SHA-256 hex of the canonical encoding: whitespace and key order in a file do not matter."""
     return hashlib.sha256(canonical_bytes(definition)).hexdigest()
 
 
+@by_identity(16)
 def limits_fault(definition: TileSetDef) -> tuple[str, str] | None:
     """What makes a decoded tile set too costly or unsafe to use, as ``(field, reason)``:
     more than ``MAX_TILES`` tiles in all, or a control character in a name people see.
@@ -113,6 +116,8 @@ def limits_fault(definition: TileSetDef) -> tuple[str, str] | None:
     total = sum(tile.count for tile in definition.tiles)
     if total > MAX_TILES:
         return "tiles", f"the set holds {total:,} tiles; the limit is {MAX_TILES:,}"
+    if surely_clean(definition):
+        return None
     for field, value in fields_of_tileset(definition):
         found = control_char(value)
         if found is not None:
