@@ -13,6 +13,7 @@ from meeple.engine.editions import EDITIONS, edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.state import GameState, Step
 from meeple.engine.tiles import TileSet, compile_tileset
+from meeple.events.memo import by_identity
 from meeple.events.model import (
     MAX_NAME,
     SCHEMA_VERSION,
@@ -21,7 +22,6 @@ from meeple.events.model import (
     PlayerDef,
     TileSetRecord,
 )
-from meeple.events.memo import by_identity
 from meeple.events.text import setup_control
 from meeple.events.tileset import TileSetDef, content_hash, limits_fault
 

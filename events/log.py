@@ -30,7 +30,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal, NamedTuple, TypeVar, overload
 
 import msgspec
