@@ -217,7 +217,7 @@ def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
     spot, attacked = resolve_target(state, event.target)
     node = node_at(state, spot)
     state.reserve[event.player][event.figure] -= 1
-    state.realms.realm(node).meeples.append((event.player, event.figure, node))
+    state.realms.changing(node).meeples.append((event.player, event.figure, node))
     state.attacked = attacked
     state.phase = "resolve"
 
@@ -228,7 +228,7 @@ def _meeple_skipped(state: GameState, event: MeepleSkipped) -> None:
 
 def _meeple_taken_back(state: GameState, event: MeepleTakenBack) -> None:
     node = node_at(state, event.spot)
-    meeples = state.realms.realm(node).meeples
+    meeples = state.realms.changing(node).meeples
     mine = next(m for m in meeples if m[0] == event.player and m[2] == node)
     meeples.remove(mine)
     state.reserve[event.player][mine[1]] += 1
@@ -261,7 +261,7 @@ def _points_scored(state: GameState, event: PointsScored) -> None:
         assert state.battle is not None
         state.battle.tie_paid.add(event.side)
     else:
-        realm = state.realms.realm(node_at(state, event.realm))
+        realm = state.realms.changing(node_at(state, event.realm))
         if realm.paid is None:
             realm.paid = set()
         realm.paid.add(event.side)
@@ -269,7 +269,7 @@ def _points_scored(state: GameState, event: PointsScored) -> None:
 
 def _meeple_returned(state: GameState, event: MeepleReturned) -> None:
     node = node_at(state, event.spot)
-    state.realms.realm(node).meeples.remove((event.player, event.figure, node))
+    state.realms.changing(node).meeples.remove((event.player, event.figure, node))
     state.reserve[event.player][event.figure] += 1
 
 

@@ -7,6 +7,10 @@ edge unites their realms; each realm, at its root, keeps its tiles, symbols
 asteroid field or city is complete when it reaches 0, SW-6.2, CL-5), the
 meeples on it, the sides already paid for it, and for a farm the city nodes it
 borders (CL-6). Nothing here scans the board.
+
+Copying is copy-on-write: a copy shares the ``Realm`` objects, and whichever side
+changes a realm first changes its own copy of it (``Realms.changing``), so copying a
+mid-game state costs three list copies, not a copy of every realm.
 """
 
 from __future__ import annotations
@@ -20,10 +24,11 @@ Meeple = tuple[Colour, str, int]
 class Realm:
     """The data of one realm, kept at its union-find root."""
 
-    __slots__ = ("kind", "tiles", "symbols", "open", "meeples", "anchor", "paid", "cities")
+    __slots__ = ("kind", "tiles", "symbols", "open", "meeples", "anchor", "paid", "cities",
+                 "owner")
 
     def __init__(self, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
-                 anchor: int) -> None:
+                 anchor: int, owner: object = None) -> None:
         self.kind = kind
         self.tiles = {xy}
         self.symbols: dict[str, int] = {symbol: 1} if symbol else {}
@@ -34,10 +39,13 @@ class Realm:
         self.paid: set[str] | None = None
         #: a farm's bordering city nodes (CL-6)
         self.cities: set[int] | None = None
+        #: the ``Realms`` token allowed to change this object in place (copy-on-write)
+        self.owner = owner
 
-    def copy(self) -> Realm:
-        """An independent copy (the sets, lists and dicts are new)."""
+    def copy(self, owner: object = None) -> Realm:
+        """An independent copy (the sets, lists and dicts are new), owned by ``owner``."""
         other = Realm.__new__(Realm)
+        other.owner = owner
         other.kind = self.kind
         other.tiles = set(self.tiles)
         other.symbols = dict(self.symbols)
@@ -62,29 +70,47 @@ class Realm:
 
 
 class Realms:
-    """Union-find over feature nodes, with a ``Realm`` at each root."""
+    """Union-find over feature nodes, with a ``Realm`` at each root.
 
-    __slots__ = ("parent", "data", "spots")
+    Read a realm with ``realm(node)`` or ``data[root]``; change one only through
+    ``changing(node)`` (or ``add`` and ``connect``), which copies a realm still shared with
+    another copy of these realms before it is changed.
+    """
+
+    __slots__ = ("parent", "data", "spots", "token")
 
     def __init__(self) -> None:
         self.parent: list[int] = []
         self.data: list[Realm | None] = []
         self.spots: list[Spot] = []
+        #: marks the realms this object may change in place
+        self.token = object()
 
     def copy(self) -> Realms:
         """An independent copy: a later change to either leaves the other as it was."""
-        other = Realms()
+        other = Realms.__new__(Realms)
         other.parent = list(self.parent)
-        other.data = [realm.copy() if realm is not None else None for realm in self.data]
+        other.data = list(self.data)
         other.spots = list(self.spots)
+        other.token = object()
+        self.token = object()  # every realm is now shared: each side copies what it changes
         return other
+
+    def changing(self, node: int) -> Realm:
+        """The realm ``node`` belongs to, to change in place: this object's own copy of it."""
+        root = self.find(node)
+        realm = self.data[root]
+        assert realm is not None
+        if realm.owner is not self.token:
+            realm = self.data[root] = realm.copy(self.token)
+        return realm
 
     def add(self, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
             spot: Spot) -> int:
         """A new node in a realm of its own; returns the node id."""
         node = len(self.parent)
         self.parent.append(node)
-        self.data.append(Realm(kind, xy, symbol, open_ends, node))
+        self.data.append(Realm(kind, xy, symbol, open_ends, node, self.token))
         self.spots.append(spot)
         return node
 
@@ -105,14 +131,14 @@ class Realms:
         """Join the realms of ``a`` and ``b`` across one edge; two open ends close. Returns the root."""
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
-            realm = self.data[ra]
-            assert realm is not None
-            realm.open -= 2
+            self.changing(ra).open -= 2
             return ra
         big, small = self.data[ra], self.data[rb]
         assert big is not None and small is not None
         if len(big.tiles) < len(small.tiles):
             ra, rb, big, small = rb, ra, small, big
+        if big.owner is not self.token:
+            big = self.data[ra] = big.copy(self.token)
         self.parent[rb] = ra
         self.data[rb] = None
         big.tiles |= small.tiles

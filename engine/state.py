@@ -158,10 +158,18 @@ class GameState(msgspec.Struct):
             set_aside=list(self.set_aside),
             placements=list(self.placements),
             planet_cells=list(self.planet_cells),
-            steps=[Step(list(s.events), s.player, s.turn, s.chance) for s in self.steps],
+            steps=self._steps_copy(),
             redo=list(self.redo),
             superseded=False,
         )
+
+    def _steps_copy(self) -> list[Step]:
+        """The steps, sharing all but the last: only the last step ever grows (``evolve``)."""
+        steps = list(self.steps)
+        if steps:
+            last = steps[-1]
+            steps[-1] = Step(list(last.events), last.player, last.turn, last.chance)
+        return steps
 
     @property
     def player(self) -> Colour:
