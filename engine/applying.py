@@ -67,6 +67,9 @@ def evolve(state: GameState, event: Event) -> GameState:
 
     :raises FoldError: if ``event.seq`` is not the next one.
     """
+    if state.detached:
+        raise FoldError("this state was detached from its log for a search (playout): it "
+                        "takes no events")
     if event.seq != state.next_seq:
         raise FoldError(f"event seq {event.seq} where {state.next_seq} was expected")
     if state.superseded:
@@ -82,6 +85,13 @@ def evolve(state: GameState, event: Event) -> GameState:
     state.next_seq = event.seq + 1
     state.next_memo = None
     return state
+
+
+def apply_unrecorded(state: GameState, event: Event) -> None:
+    """Apply one event to a state detached from its log (``meeple.engine.playout``): the
+    same change ``evolve`` makes, with no undo step kept and no ``seq`` check."""
+    _apply(state, event)
+    state.next_seq = event.seq + 1
 
 
 def _record(state: GameState, event: Event, *, redoing: bool) -> None:
@@ -150,31 +160,31 @@ def _apply(state: GameState, event: Event) -> None:
     """Change the state as one recorded event says (already recorded as a step)."""
     state.next_memo = None
     any_event = cast(AnyEvent, event)
-    match any_event:
+    match any_event:  # the most frequent first
         case TileDrawn():
             _tile_drawn(state, any_event)
-        case TileSetAside():
-            _tile_set_aside(state, any_event)
         case TilePlaced():
             _tile_placed(state, any_event)
-        case MeeplePlaced():
-            _meeple_placed(state, any_event)
         case MeepleSkipped():
             _meeple_skipped(state, any_event)
-        case MeepleTakenBack():
-            _meeple_taken_back(state, any_event)
-        case BattleStarted():
-            _battle_started(state, any_event)
-        case DiceRolled():
-            _dice_rolled(state, any_event)
+        case TurnEnded():
+            _turn_ended(state, any_event)
+        case MeeplePlaced():
+            _meeple_placed(state, any_event)
         case PointsScored():
             _points_scored(state, any_event)
         case MeepleReturned():
             _meeple_returned(state, any_event)
+        case TileSetAside():
+            _tile_set_aside(state, any_event)
+        case BattleStarted():
+            _battle_started(state, any_event)
+        case DiceRolled():
+            _dice_rolled(state, any_event)
         case BattleEnded():
             _battle_ended(state, any_event)
-        case TurnEnded():
-            _turn_ended(state, any_event)
+        case MeepleTakenBack():
+            _meeple_taken_back(state, any_event)
         case GameEnded():
             _game_ended(state, any_event)
         case GameStarted() | Undone() | Redone():
@@ -187,6 +197,8 @@ def _tile_drawn(state: GameState, event: TileDrawn) -> None:
     state.remaining[event.tile] -= 1
     if state.digital and state.chance_known:
         state.pile.pop()
+    elif state.sampled:
+        state.pile.remove(event.tile)
     state.drawn = event.tile
     state.phase = "place"
 
@@ -200,38 +212,63 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
             if state.chance_known:
                 state.pile.insert(len(state.pile) - event.position, event.tile)
             state.reinserts += 1
+        elif state.sampled:
+            state.pile.append(event.tile)
     else:
         state.set_aside.append(event.tile)
 
 
 def _tile_placed(state: GameState, event: TilePlaced) -> None:
-    lay(state, state.tileset.types[event.tile], event.x, event.y, event.rotation // 90)
+    place_tile(state, event.x, event.y, event.rotation // 90)
+
+
+def place_tile(state: GameState, x: int, y: int, r: int) -> None:
+    """Lay the drawn tile at (x, y) turned ``r`` quarter turns (trusted: SW-3.1 checked)."""
+    state.next_memo = None
+    lay(state, state.tileset.types[state.drawn], x, y, r)  # type: ignore[index]
     state.drawn = None
-    state.placed_at = (event.x, event.y)
+    state.placed_at = (x, y)
     state.attacked = None
     state.phase = "meeple"
 
 
 def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
+    place_meeple(state, event.player, event.target, event.figure)
 
-    spot, attacked = resolve_target(state, event.target)
+
+def place_meeple(state: GameState, colour: str, target: str, figure: str) -> None:
+    """``colour`` puts a figure on a target of the tile just placed (trusted: SW-4 checked)."""
+    state.next_memo = None
+    spot, attacked = resolve_target(state, target)
     node = node_at(state, spot)
-    state.reserve[event.player][event.figure] -= 1
-    state.realms.changing(node).meeples.append((event.player, event.figure, node))
+    state.reserve[colour][figure] -= 1
+    state.realms.changing(node).meeples.append((colour, figure, node))  # type: ignore[arg-type]
     state.attacked = attacked
     state.phase = "resolve"
 
 
 def _meeple_skipped(state: GameState, event: MeepleSkipped) -> None:
+    skip_meeple(state)
+
+
+def skip_meeple(state: GameState) -> None:
+    """The player to move places no figure this turn."""
+    state.next_memo = None
     state.phase = "resolve"
 
 
 def _meeple_taken_back(state: GameState, event: MeepleTakenBack) -> None:
-    node = node_at(state, event.spot)
+    take_back(state, event.player, event.spot)
+
+
+def take_back(state: GameState, colour: str, spot: Spot) -> None:
+    """CL-7: ``colour`` takes a follower back from ``spot`` (trusted: checked before)."""
+    state.next_memo = None
+    node = node_at(state, spot)
     meeples = state.realms.changing(node).meeples
-    mine = next(m for m in meeples if m[0] == event.player and m[2] == node)
+    mine = next(m for m in meeples if m[0] == colour and m[2] == node)
     meeples.remove(mine)
-    state.reserve[event.player][mine[1]] += 1
+    state.reserve[colour][mine[1]] += 1
     state.phase = "resolve"
 
 

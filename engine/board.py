@@ -2,19 +2,21 @@
 
 The frontier maps every empty cell next to a placed tile to what its sides
 must match, a *need* (an int holding an edge kind's code per side, 0 where no
-tile touches; see ``meeple.engine.tiles.need_bits``), and the state counts the
-frontier cells of each need. Each tile type knows the needs it fits and with
-which rotations, so whether a tile can be placed at all asks at most the few
-dozen needs there are, whatever the size of the board; listing placements
-walks the frontier once.
+tile touches; see ``meeple.engine.tiles.need_bits``), and groups the frontier
+cells by need. Each tile type knows the needs it fits and with which rotations,
+so whether a tile can be placed asks at most the few dozen needs there are, and
+its placements are read from the groups of the needs it fits: the cost follows
+the placements, not the size of the board.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import islice
+
 from meeple.engine.geometry import AROUND, FACING, STEP, opposite
 from meeple.engine.state import GameState, Placed
 from meeple.engine.tiles import Oriented, TileType
-from meeple.events.model import Spot
 
 #: the three ports of each side, and the side facing each side
 SIDE_PORTS = tuple(tuple(range(side * 3, side * 3 + 3)) for side in range(4))
@@ -27,21 +29,21 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     realms = state.realms
     xy = (x, y)
     targets = o.targets
-    nodes = tuple([
-        realms.add(f.kind, xy, f.symbol, len(f.sides), Spot(x=x, y=y, feature=targets[f.index]))
-        for f in tile.features
-    ])
-    for f in tile.features:
-        if f.cities:
-            realms.data[nodes[f.index]].cities = {nodes[c] for c in f.cities}  # type: ignore[union-attr]
+    add = realms.add
+    nodes = tuple([add(f.kind, xy, f.symbol, len(f.sides), targets[f.index])
+                   for f in tile.features])
+    if tile.farms:
+        for f in tile.features:
+            if f.cities:
+                realms.data[nodes[f.index]].cities = {nodes[c] for c in f.cities}  # type: ignore[union-attr]
     placed = Placed(tile, r, nodes)
     board = state.board
     frontier = state.frontier
-    needs = state.needs
+    groups = state.groups
     board[xy] = placed
     need = frontier.pop(xy, None)
     if need is not None:
-        _uncount(needs, need)
+        _leave(groups, need, xy)
     connect = realms.connect
     offers = o.offers
     for side, (dx, dy) in enumerate(STEP):
@@ -52,10 +54,14 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
             if need is None:
                 need = offers[side]
             else:
-                _uncount(needs, need)
+                _leave(groups, need, cell)
                 need |= offers[side]
             frontier[cell] = need
-            needs[need] = needs.get(need, 0) + 1
+            group = groups.get(need)
+            if group is None:
+                groups[need] = {cell: None}
+            else:
+                group[cell] = None
             continue
         for mine, their in side_joins(o, other, side):
             connect(nodes[mine], their)
@@ -65,12 +71,12 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     return placed
 
 
-def _uncount(needs: dict[int, int], need: int) -> None:
-    left = needs[need] - 1
-    if left:
-        needs[need] = left
-    else:
-        del needs[need]
+def _leave(groups: dict[int, dict[tuple[int, int], None]], need: int,
+           cell: tuple[int, int]) -> None:
+    group = groups[need]
+    del group[cell]
+    if not group:
+        del groups[need]
 
 
 def side_joins(o: Oriented, other: Placed, side: int) -> list[tuple[int, int]]:
@@ -93,22 +99,58 @@ def side_joins(o: Oriented, other: Placed, side: int) -> list[tuple[int, int]]:
 
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
-    """Every legal (x, y, rotation in degrees) for ``tile`` on this board (SW-3.1)."""
-    fits = tile.fits
-    return [
-        (x, y, r * 90)
-        for (x, y), need in state.frontier.items()
-        for r in fits(need)
-    ]
+    """Every legal (x, y, rotation in degrees) for ``tile`` on this board (SW-3.1), in the
+    order cells joined the frontier (the order the bots' seeded choices index)."""
+    degrees = tile.degrees
+    return [(x, y, d) for (x, y), need in state.frontier.items() if need in degrees
+            for d in degrees[need]]
+
+
+def fitting_cells(state: GameState, tile: TileType):
+    """The frontier cells where ``tile`` fits, with the rotation indexes (0-3) that fit
+    there, read from the groups of the needs it fits (no frontier walk), in no set order."""
+    fitting = tile.fitting
+    groups = state.groups
+    if len(groups) <= len(fitting):
+        for need, group in groups.items():
+            rotations = fitting.get(need)
+            if rotations:
+                for cell in group:
+                    yield cell, rotations
+    else:
+        for need, rotations in fitting.items():
+            group = groups.get(need)
+            if group:
+                for cell in group:
+                    yield cell, rotations
+
+
+def nth_placement(state: GameState, tile: TileType,
+                  pick: Callable[[int], int]) -> tuple[int, int, int]:
+    """One legal (x, y, rotation in degrees) for ``tile``, the ``pick(n)``-th of the ``n``
+    there are (a playout's uniform choice), found from the counts of each need and one walk
+    of the frontier's cells of the need picked, not a list of them all. The tile must be
+    placeable (``placeable``)."""
+    fitting = tile.fitting
+    found = [(group, fitting[need]) for need, group in state.groups.items() if need in fitting]
+    index = pick(sum(len(group) * len(rotations) for group, rotations in found))
+    for group, rotations in found:
+        if index >= len(group) * len(rotations):
+            index -= len(group) * len(rotations)
+            continue
+        nth, turn = divmod(index, len(rotations))
+        x, y = next(islice(group, nth, None))
+        return x, y, rotations[turn] * 90
+    raise ValueError(f"tile {tile.id} has no legal placement")
 
 
 def placeable(state: GameState, tile: TileType) -> bool:
     """Whether ``tile`` has at least one legal placement (SW-3.2): some frontier need is one
     it fits. Costs at most the number of distinct needs (a few dozen), not the frontier."""
-    needs = state.needs
+    needs = state.groups
     fitting = tile.fitting
     if len(needs) <= len(fitting):
-        return any(need in fitting or not need for need in needs)
+        return any(need in fitting for need in needs)
     return any(need in needs for need in fitting)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from meeple.engine.board import (
+    fitting_cells,
     placements,
     planets_around,
     rotations_at,
@@ -27,7 +28,7 @@ from meeple.engine.commands import (
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
-from meeple.engine.geometry import AROUND, FACING, ROTATIONS, STEP
+from meeple.engine.geometry import FACING, ROTATIONS, STEP
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.events.model import (
@@ -182,15 +183,11 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list
     """
     board = state.board
     probes = state.tileset.probes
-    realms = state.realms
-    find = realms.find
-    data = realms.data
-    attacks = _attack_index(state)
+    find = state.realms.find
+    data = state.realms.data
+    attack = state.edition.attack
     moves = []
-    for (x, y), need in state.frontier.items():
-        rotations = tile.fits(need)
-        if not rotations:
-            continue
+    for (x, y), rotations in fitting_cells(state, tile):
         busy = 0
         touching: list[tuple[int, int]] = []  # (port, neighbour root)
         for side in range(4):
@@ -206,10 +203,11 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list
                         touching.append((port, root))
                         if data[root].meeples:  # type: ignore[union-attr]
                             busy |= 1 << port
-        around = attacks.get((x, y), ())
+        around = [str(Target(attack, None, cell)) for cell in planets_around(state, x, y)] \
+            if attack is not None else []
         for r in rotations:
-            o = tile.orientations[r]
-            moves.append((x, y, r * 90, _free_targets(o, touching, busy) + list(around)))
+            moves.append((x, y, r * 90, _free_targets(tile.orientations[r], touching, busy)
+                          + around))
     return moves
 
 
@@ -236,19 +234,6 @@ def _free_targets(o, touching: list[tuple[int, int]], busy: int) -> list[str]:
             group[top(mine)] = top(owner[root])
     held = {top(f) for f, mask in enumerate(o.masks) if mask & busy}
     return [t for f, t in enumerate(o.targets) if top(f) not in held]
-
-
-def _attack_index(state: GameState) -> dict[tuple[int, int], list[str]]:
-    """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise (SW-4.3)."""
-    attack = state.edition.attack
-    if attack is None:
-        return {}
-    index: dict[tuple[int, int], list[tuple[int, str]]] = {}
-    for px, py in state.planet_cells:
-        target = str(Target(attack, None, (px, py)))
-        for order, (dx, dy) in enumerate(AROUND):
-            index.setdefault((px - dx, py - dy), []).append((order, target))
-    return {cell: [t for _, t in sorted(found)] for cell, found in index.items()}
 
 
 def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
@@ -329,12 +314,12 @@ def followers_to_take_back(state: GameState) -> list[Spot]:
     if not _festival(state):
         return []
     colour = state.player
-    spots = state.realms.spots
+    spot = state.realms.spot
     found: list[int] = []
     for realm in state.realms.data:
         if realm is not None:
             found.extend(node for who, _, node in realm.meeples if who == colour)
-    return [spots[node] for node in sorted(found)]
+    return [spot(node) for node in sorted(found)]
 
 
 def _take_back(state: GameState, command: TakeBack) -> Event:

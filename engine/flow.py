@@ -113,20 +113,15 @@ def turn_realms(state: GameState) -> list[int]:
     each once."""
     assert state.placed_at is not None
     placed = state.board[state.placed_at]
-    o = placed.tile.orientations[placed.r]
+    nodes = placed.nodes
     find = state.realms.find
-    order = sorted(
-        (o.feature_sides[f.index][0] if o.feature_sides[f.index] else 4, placed.nodes[f.index])
-        for f in placed.tile.features
-        if f.index != placed.tile.planet
-    )
     roots = []
-    for _, node in order:
-        root = find(node)
+    for index in placed.tile.orientations[placed.r].turn_order:
+        root = find(nodes[index])
         if root not in roots:
             roots.append(root)
     if placed.tile.planet >= 0:
-        roots.append(find(placed.nodes[placed.tile.planet]))
+        roots.append(find(nodes[placed.tile.planet]))
     if state.attacked is not None:
         target = state.board[state.attacked]
         root = find(target.nodes[target.tile.planet])
@@ -135,9 +130,9 @@ def turn_realms(state: GameState) -> list[int]:
     return roots
 
 
-def _scoring_realms(state: GameState) -> list[int]:
-    """SW-6.1: what may complete this turn: turn realms, then planets around, N clockwise."""
-    roots = turn_realms(state)
+def _scoring_realms(state: GameState, roots: list[int]) -> list[int]:
+    """SW-6.1: what may complete this turn: the turn realms ``roots``, then the planets
+    around, N clockwise."""
     x, y = state.placed_at  # type: ignore[misc]
     board = state.board
     find = state.realms.find
@@ -151,13 +146,14 @@ def _scoring_realms(state: GameState) -> list[int]:
 
 
 def _anchor(state: GameState, realm: Realm):
-    return state.realms.spots[realm.anchor]
+    return state.realms.spot(realm.anchor)
 
 
 def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
+    roots = turn_realms(state)
     if state.edition.contest == "battle":
-        for root in turn_realms(state):
+        for root in roots:
             realm = data[root]
             assert realm is not None
             sides = battle_sides(state, realm)
@@ -168,7 +164,7 @@ def _resolve(state: GameState, seq: int) -> Event:
                     sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
                 )
     rule = state.rule("complete")
-    for root in _scoring_realms(state):
+    for root in _scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None
         if not realm.meeples or not complete(state, realm):
@@ -181,7 +177,7 @@ def _resolve(state: GameState, seq: int) -> Event:
                                 rule=rule, realm=_anchor(state, realm), tiles=tiles,
                                 symbols=symbols)
         colour, figure, node = realm.meeples[0]
-        return MeepleReturned(seq=seq, player=colour, figure=figure, spot=state.realms.spots[node])
+        return MeepleReturned(seq=seq, player=colour, figure=figure, spot=state.realms.spot(node))
     return TurnEnded(seq=seq, player=state.player, turn=state.turn)
 
 
@@ -213,7 +209,7 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
     for colour, figure, node in realm.meeples:
         if state.side_of[colour] not in battle.active:
             return MeepleReturned(seq=seq, player=colour, figure=figure,
-                                  spot=state.realms.spots[node])
+                                  spot=state.realms.spot(node))
     if len(battle.active) == 1:
         return BattleEnded(seq=seq, realm=battle.spot, winner=battle.active[0])
     for side in battle.active:
@@ -223,37 +219,49 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
     return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
 
 
+def _final_queue(state: GameState) -> tuple[int, ...]:
+    """The realms the end of the game scores (SW-7.2, CL-6), as roots in scoring order: those
+    holding meeples, first placed first, classic farms after the rest and only those worth
+    points. Worked out once: at the end nothing joins realms or moves a meeple."""
+    field = state.tileset.vocabulary.field
+    found = []
+    for root, realm in enumerate(state.realms.data):
+        if realm is None or not realm.meeples:
+            continue
+        farm = realm.kind == field
+        if farm and not farm_points(state, realm)[0]:
+            continue
+        found.append((farm, realm.anchor, root))
+    return tuple(root for _, _, root in sorted(found))
+
+
 def _final(state: GameState, seq: int) -> Event | None:
     """SW-7.2 / CL-6 for each incomplete realm holding meeples (first placed first; classic
     farms after every road, city and cloister), then the winners (SW-7.3). A sealed game's
     ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
     the game waits for them (``None``)."""
     rule = state.rule("final")
-    best_realm, best_key, best_side = None, None, None
-    for realm in state.realms.data:
-        if realm is None or not realm.meeples:
-            continue
+    queue = state.final_queue
+    if queue is None:
+        queue = state.final_queue = _final_queue(state)
+    data = state.realms.data
+    for at in range(state.final_from, len(queue)):
+        realm = data[queue[at]]
+        assert realm is not None
         paid = realm.paid or ()
         pending = [side for side in scorers(state, realm) if side not in paid]
         if not pending:
             continue
-        farm = realm.kind == state.tileset.vocabulary.field
-        if farm and not farm_points(state, realm)[0]:
-            continue
-        key = (farm, realm.anchor)
-        if best_key is None or key < best_key:
-            best_realm, best_key, best_side = realm, key, pending[0]
-    if best_realm is not None:
-        assert best_side is not None
-        if best_realm.kind == state.tileset.vocabulary.field:
-            points, cities = farm_points(state, best_realm)
-            return PointsScored(seq=seq, side=best_side, points=points, reason="farm", rule=rule,
-                                realm=_anchor(state, best_realm), tiles=len(best_realm.tiles),
+        state.final_from = at  # the realms before are paid in full, here and from now on
+        if realm.kind == state.tileset.vocabulary.field:
+            points, cities = farm_points(state, realm)
+            return PointsScored(seq=seq, side=pending[0], points=points, reason="farm", rule=rule,
+                                realm=_anchor(state, realm), tiles=len(realm.tiles),
                                 cities=cities)
-        points, tiles, symbols = final_points(state, best_realm)
-        return PointsScored(seq=seq, side=best_side, points=points, reason="final", rule=rule,
-                            realm=_anchor(state, best_realm), tiles=tiles, symbols=symbols)
-    if state.sealed and state.secret is None:
+        points, tiles, symbols = final_points(state, realm)
+        return PointsScored(seq=seq, side=pending[0], points=points, reason="final", rule=rule,
+                            realm=_anchor(state, realm), tiles=tiles, symbols=symbols)
+    if state.sealed and state.secret is None and not state.detached:
         return None  # a sealed game ends only when its seed's holder reveals the seed
     best = max(state.scores.values())
     return GameEnded(

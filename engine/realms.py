@@ -77,12 +77,13 @@ class Realms:
     another copy of these realms before it is changed.
     """
 
-    __slots__ = ("parent", "data", "spots", "token")
+    __slots__ = ("parent", "data", "where", "token")
 
     def __init__(self) -> None:
         self.parent: list[int] = []
         self.data: list[Realm | None] = []
-        self.spots: list[Spot] = []
+        #: for each node, its cell and canonical target (see ``spot``)
+        self.where: list[tuple[tuple[int, int], str]] = []
         #: marks the realms this object may change in place
         self.token = object()
 
@@ -91,7 +92,7 @@ class Realms:
         other = Realms.__new__(Realms)
         other.parent = list(self.parent)
         other.data = list(self.data)
-        other.spots = list(self.spots)
+        other.where = list(self.where)
         other.token = object()
         self.token = object()  # every realm is now shared: each side copies what it changes
         return other
@@ -106,13 +107,19 @@ class Realms:
         return realm
 
     def add(self, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
-            spot: Spot) -> int:
-        """A new node in a realm of its own; returns the node id."""
+            target: str) -> int:
+        """A new node in a realm of its own, the feature ``target`` of the tile at ``xy``;
+        returns the node id."""
         node = len(self.parent)
         self.parent.append(node)
         self.data.append(Realm(kind, xy, symbol, open_ends, node, self.token))
-        self.spots.append(spot)
+        self.where.append((xy, target))
         return node
+
+    def spot(self, node: int) -> Spot:
+        """Where a node lies: its tile and feature, as events name it."""
+        (x, y), feature = self.where[node]
+        return Spot(x=x, y=y, feature=feature)
 
     def find(self, node: int) -> int:
         parent = self.parent

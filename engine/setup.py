@@ -202,7 +202,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         secret=secret,
     )
     state.frontier[(0, 0)] = 0  # touched by no tile: any tile fits
-    state.needs[0] = 1
+    state.groups[0] = {(0, 0): None}
     lay(state, tileset.types[tileset.start], 0, 0, 0)
     state.steps.append(Step([event], colours[0], 0))
     return state

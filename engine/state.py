@@ -112,8 +112,8 @@ class GameState(msgspec.Struct):
     board: dict[tuple[int, int], Placed] = msgspec.field(default_factory=dict)
     #: every empty cell next to a tile, with its need (``meeple.engine.board``)
     frontier: dict[tuple[int, int], int] = msgspec.field(default_factory=dict)
-    #: how many frontier cells have each need
-    needs: dict[int, int] = msgspec.field(default_factory=dict)
+    #: the frontier cells of each need, in the order they took it
+    groups: dict[int, dict[tuple[int, int], None]] = msgspec.field(default_factory=dict)
     realms: Realms = msgspec.field(default_factory=Realms)
     placed_at: tuple[int, int] | None = None
     attacked: tuple[int, int] | None = None
@@ -133,6 +133,17 @@ class GameState(msgspec.Struct):
     superseded: bool = False
     #: ``next_event`` of this state, once asked: ``(event or None,)``; every change clears it
     next_memo: tuple[Event | None] | None = None
+    #: the realms the end of the game scores, in order, and the first not paid in full
+    #: (``meeple.engine.flow``): worked out once the last tile is played
+    final_queue: tuple[int, ...] | None = None
+    final_from: int = 0
+    #: a copy played on without a log by a search (``meeple.engine.playout``): it keeps no
+    #: undo steps, and ``evolve`` refuses it
+    detached: bool = False
+    #: draws and dice are sampled by a search from what players can see: ``pile`` is then the
+    #: bag of tiles left, in an order that says nothing of the hidden one, and the rules wait
+    #: for every draw and roll as in table mode
+    sampled: bool = False
 
     def copy(self) -> GameState:
         """An independent copy of the state: playing on either leaves the other as it was.
@@ -152,7 +163,7 @@ class GameState(msgspec.Struct):
             pile=list(self.pile),
             board=dict(self.board),
             frontier=dict(self.frontier),
-            needs=dict(self.needs),
+            groups={need: dict(group) for need, group in self.groups.items()},
             realms=self.realms.copy(),
             battle=battle,
             set_aside=list(self.set_aside),
@@ -196,8 +207,9 @@ class GameState(msgspec.Struct):
 
     @property
     def chance_known(self) -> bool:
-        """Whether draws and dice can be computed here: an open seed, or a sealed one's secret."""
-        return self.setup.seed is not None or self.secret is not None
+        """Whether draws and dice can be computed here: an open seed, or a sealed one's secret
+        (and the state is not one a search samples chance in)."""
+        return (self.setup.seed is not None or self.secret is not None) and not self.sampled
 
     @property
     def seed(self) -> str:

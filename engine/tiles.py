@@ -70,6 +70,9 @@ class Oriented(msgspec.Struct, frozen=True):
     #: what each side asks of the cell across it, as a frontier need (see ``need_bits``):
     #: the edge kind's code shifted to the facing side of that cell
     offers: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: the features but the centre one by the first side they reach as the tile lies, N, E,
+    #: S, W, inner ones last (the order SW-5.5 takes a turn's realms in)
+    turn_order: tuple[int, ...] = ()
     #: targets free when the sides in a bit mask lead to occupied realms, memoised
     free_memo: dict[int, list[str]] = msgspec.field(default_factory=dict)
 
@@ -108,6 +111,7 @@ def fit_table(orientations: tuple[Oriented, ...],
             found = table.setdefault(need, [])
             if r not in found:
                 found.append(r)
+    table[0] = [0, 1, 2, 3]  # the first tile, touched by none
     return {need: tuple(rs) for need, rs in table.items()}
 
 
@@ -128,12 +132,17 @@ class TileType(msgspec.Struct):
     festival: bool = False
     #: frontier need -> the rotation indexes that fit it; needs absent fit no rotation
     fitting: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
+    #: whether a field of the tile borders a city (CL-6)
+    farms: bool = False
+    #: ``fitting`` in degrees
+    degrees: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.degrees = {need: tuple(r * 90 for r in rs) for need, rs in self.fitting.items()}
 
     def fits(self, need: int) -> tuple[int, ...]:
         """Rotation indexes (0-3) whose edges match ``need`` (SW-3.1); every one for the
         empty need of the first tile."""
-        if not need:
-            return (0, 1, 2, 3)
         return self.fitting.get(need, ())
 
 
@@ -205,8 +214,11 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
         feature_sides[-1] = tuple(sorted(set(sides) | {p // 3 for p in held}))
     codes = edge_codes(vocabulary)
     offers = tuple(need_bits((side + 2) % 4, codes[lying[side]]) for side in range(4))
+    order = sorted((feature_sides[f.index][0] if feature_sides[f.index] else 4, f.index)
+                   for f in features if f.kind != vocabulary.centre)
     return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets),  # type: ignore[arg-type]
-                    tuple(masks), aliases, offers)  # type: ignore[arg-type]
+                    tuple(masks), aliases, offers,  # type: ignore[arg-type]
+                    tuple(index for _, index in order))
 
 
 _COMPILED: dict[str, TileSet] = {}
@@ -258,7 +270,8 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
         orientations = tuple(_orient(feats, edges, r, vocabulary) for r in ROTATIONS)
         types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
                                   planet, tile.festival,
-                                  fit_table(orientations, edge_codes(vocabulary)))
+                                  fit_table(orientations, edge_codes(vocabulary)),
+                                  any(f.cities for f in feats))
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
                            rule=edition.rule("start"))

@@ -31,7 +31,7 @@ CLASSIC_SETUPS = [
 
 
 def fingerprint(state: GameState) -> tuple:
-    meeples = sorted((c, figure, state.realms.spots[n].x, state.realms.spots[n].y)
+    meeples = sorted((c, figure, state.realms.spot(n).x, state.realms.spot(n).y)
                      for realm in state.realms.data if realm for c, figure, n in realm.meeples)
     return (state.turn, state.current, state.phase, state.drawn, tuple(state.scores.items()),
             tuple((c, tuple(r.items())) for c, r in state.reserve.items()), len(state.board),

@@ -1,0 +1,104 @@
+"""The playout path (``meeple.engine.playout``) plays the referee's rules: a game played
+there with the seed's draws and dice and the same choices gives every score the referee
+gives, turn by turn; a sampling playout sees nothing of the hidden order of the pile."""
+
+import random
+
+import pytest
+
+from meeple.engine import (
+    FoldError,
+    awaiting,
+    evolve,
+    export,
+    new_game,
+    placements,
+    play,
+    random_move,
+    settle,
+    start,
+)
+from meeple.engine.board import nth_placement
+from meeple.engine.playout import advance, detach, play_move, playout
+
+from helpers import bundled, classic
+
+GAMES = [
+    ("star-wars", ["red", "black"], {}),
+    ("star-wars", ["red", "black", "green"], {"unplaceable": "reshuffle"}),
+    ("star-wars", ["red", "black", "green", "white"], {"team": True}),
+    ("classic", ["red", "blue"], {}),
+    ("classic", ["red", "blue", "green", "yellow", "black"], {"unplaceable": "reshuffle"}),
+    ("classic+fiesta", ["red", "blue", "green"], {}),
+]
+SETS = {"star-wars": bundled, "classic": classic, "classic+fiesta": lambda: classic(True)}
+
+
+def _turns_both_ways(name: str, colours: list[str], options: dict, seed: str):
+    first = new_game(colours, SETS[name](), seed=seed, **options)
+    referee, _ = settle(start(first))
+    fast = detach(referee)
+    advance(fast)
+    turns = []
+    while awaiting(referee) != "over":
+        command = random_move(referee)
+        assert random_move(fast) == command  # the same choice: the same seeded position
+        referee, _ = play(referee, command)
+        play_move(fast, command)
+        advance(fast)
+        turns.append((referee.turn, dict(referee.scores), fast.turn, dict(fast.scores)))
+    return referee, fast, turns
+
+
+@pytest.mark.parametrize("name, colours, options", GAMES)
+@pytest.mark.parametrize("seed", ["1", "2", "3"])
+def test_the_playout_path_scores_every_turn_as_the_referee_does(name, colours, options, seed):
+    referee, fast, turns = _turns_both_ways(name, colours, options, seed)
+    for turn, scores, fast_turn, fast_scores in turns:
+        assert (fast_turn, fast_scores) == (turn, scores)
+    assert fast.phase == "over" and fast.winners == referee.winners
+    board = {key: value for key, value in export(referee).items() if key != "breakdown"}
+    assert {key: value for key, value in export(fast).items() if key != "breakdown"} == board
+    assert export(fast)["breakdown"] == []  # a detached state keeps no history
+    assert any(scores != dict.fromkeys(scores, 0) for _, scores, _, _ in turns)
+
+
+def test_a_detached_state_takes_no_events():
+    first = new_game(["red", "black"], bundled(), seed="4")
+    state, events = settle(start(first))
+    fast = detach(state)
+    with pytest.raises(FoldError, match="detached"):
+        evolve(fast, events[-1])
+
+
+@pytest.mark.parametrize("name", ["star-wars", "classic"])
+def test_the_nth_placement_walks_every_placement_once(name):
+    first = new_game(["red", "black"], SETS[name](), seed="5")
+    state, _ = settle(start(first))
+    for _ in range(60):
+        if awaiting(state) == "over":
+            break
+        if awaiting(state) == "place":
+            tile = state.tileset.types[state.drawn]
+            listed = placements(state, tile)
+            walked = [nth_placement(state, tile, lambda n, i=i: i) for i in range(len(listed))]
+            assert sorted(walked) == sorted(listed)
+            with pytest.raises(ValueError):  # no n-th past the last
+                nth_placement(state, tile, lambda n: n)
+        state, _ = play(state, random_move(state))
+
+
+@pytest.mark.parametrize("name", ["star-wars", "classic"])
+def test_a_sampling_playout_sees_nothing_of_the_hidden_order_of_the_pile(name):
+    first = new_game(["red", "black"], SETS[name](), seed="6")
+    state, _ = settle(start(first))
+    for _ in range(30):
+        state, _ = play(state, random_move(state))
+    other = state.copy()
+    random.Random(9).shuffle(other.pile)
+    assert other.pile != state.pile
+    ends = [playout(detach(s, random.Random(3)), random.Random(3)) for s in (state, other)]
+    assert export(ends[0]) == export(ends[1])
+    assert ends[0].phase == "over" and not any(ends[0].remaining.values())
+    again = playout(detach(state, random.Random(4)), random.Random(4))
+    assert export(again) != export(ends[0])  # the rng, not the pile, decides
