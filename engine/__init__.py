@@ -10,10 +10,11 @@ checks a command and returns events; ``evolve`` applies one; ``next_event`` give
 consequence the rules dictate; ``play`` runs a command to the next point a player acts;
 ``fold`` and ``walk`` replay a log; ``verify`` re-checks a recorded one. Editions are
 objects (``EDITIONS``); targets are ``Target``; legal moves are ``legal_moves``.
+Search bots play on detached copies: ``detach``, ``play_move``, ``advance``, ``playout``.
 """
 
 from meeple.engine.applying import FoldError, evolve
-from meeple.engine.board import placements
+from meeple.engine.board import nth_placement, placements
 from meeple.engine.bots import BOTS, greedy_move, random_move, run_turns
 from meeple.engine.check import Finding, Verdict, command_of, verify
 from meeple.engine.commands import (
@@ -42,6 +43,7 @@ from meeple.engine.game import Game
 from meeple.engine.geometry import SIDES
 from meeple.engine.moves import Move, legal_moves
 from meeple.engine.playing import fold, play, settle, walk
+from meeple.engine.playout import advance, detach, play_move, playout
 from meeple.engine.setup import new_game, seal, start
 from meeple.engine.snapshot import PHASES, breakdown, effective_events, export, reserves
 from meeple.engine.state import GameState
@@ -80,12 +82,14 @@ __all__ = [
     "TileType",
     "Undo",
     "Verdict",
+    "advance",
     "awaiting",
     "awaiting_seed",
     "breakdown",
     "command_of",
     "compile_tileset",
     "decide",
+    "detach",
     "edition_named",
     "effective_events",
     "evolve",
@@ -99,8 +103,11 @@ __all__ = [
     "moves_with_targets",
     "new_game",
     "next_event",
+    "nth_placement",
     "placements",
     "play",
+    "play_move",
+    "playout",
     "random_move",
     "reserves",
     "run_turns",

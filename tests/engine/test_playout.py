@@ -8,18 +8,21 @@ import pytest
 
 from meeple.engine import (
     FoldError,
+    advance,
     awaiting,
+    detach,
     evolve,
     export,
     new_game,
+    nth_placement,
     placements,
     play,
+    play_move,
+    playout,
     random_move,
     settle,
     start,
 )
-from meeple.engine.board import nth_placement
-from meeple.engine.playout import advance, detach, play_move, playout
 
 from helpers import bundled, classic
 
