@@ -8,6 +8,11 @@ whole-process figure: `meeple status` against a bare import, run in pairs, as
 the median ratio of their CPU times. ``--against OLD.json`` gives each figure as
 a ratio to a saved run, to judge a change on a noisy machine. Benchmarks are not
 tests: nothing here asserts a time.
+
+Scaling: the same figures on the Star Wars set with every count multiplied (50
+times; 5 with ``--quick``), as ratios to the plain set: listing the legal moves at
+90% of a game (in all, and per placement listed, since a board 50 times larger
+offers many more placements) and checking a game, per log line.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+import random
 import resource
 import shutil
 import statistics
@@ -24,15 +30,19 @@ import tempfile
 import time
 from collections.abc import Callable
 
+import msgspec
+
 from meeple.cli.store import game_tileset, load_tileset
 from meeple.engine import (
     GameState,
     awaiting,
     command_of,
+    detach,
     fold,
     moves_with_targets,
     new_game,
     play,
+    playout,
     random_move,
     settle,
     start,
@@ -49,6 +59,7 @@ from meeple.events.model import (
     decode,
     encode,
 )
+from meeple.events.tileset import TileSetDef
 
 #: name -> (unit, target, "at most" or "at least"), the targets of the speed issue
 TARGETS = {
@@ -60,6 +71,9 @@ TARGETS = {
     "check": ("ms", 2.0, "max"),
     "random_games": ("games/s", 500.0, "min"),
     "startup": ("x import", 1.4, "max"),
+    "scale_legal_moves": ("x 1x set", 2.0, "max"),
+    "scale_legal_per_placement": ("x 1x set", 2.0, "max"),
+    "scale_check_line": ("x 1x set", 1.3, "max"),
     "classic_legal_moves": ("us", 25.0, "max"),
     "classic_apply": ("us", None, "max"),
     "classic_copy": ("us", 20.0, "max"),
@@ -133,8 +147,9 @@ def _edition(results: dict, prefix: str, tileset, players: list[str], quick: boo
         1e6)
     results[f"{prefix}copy"] = _scaled(_cpu_time(positions[1].copy, repeats, 200), 1e6)
     turn_35 = positions[1]
+    rng = random.Random(35)
     results[f"{prefix}playouts"] = _per_second(
-        _cpu_time(functools.partial(playout, turn_35), repeats, 3))
+        _cpu_time(functools.partial(run_playout, turn_35, rng), repeats, 10))
     commands = [command for e in logs[0][1:]
                 if isinstance(e, (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack))
                 and (command := command_of(e)) is not None]
@@ -162,12 +177,50 @@ def _edition(results: dict, prefix: str, tileset, players: list[str], quick: boo
     return path
 
 
-def playout(position: GameState) -> GameState:
-    """A copy of ``position`` played to the end with random moves (what a search bot runs)."""
-    state = position.copy()
-    while awaiting(state) != "over":
-        state, _ = play(state, random_move(state))
-    return state
+def run_playout(position: GameState, rng: random.Random) -> GameState:
+    """A detached copy of ``position`` played to the end with random moves, draws sampled
+    from the tiles left (what a search bot runs)."""
+    return playout(detach(position, rng), rng)
+
+
+def scaled_set(tileset: TileSetDef, factor: int) -> TileSetDef:
+    """A tile set with every count multiplied by ``factor`` (the start tile's too)."""
+    return msgspec.structs.replace(
+        tileset, name=f"{tileset.name}-x{factor}",
+        tiles=tuple(msgspec.structs.replace(t, count=t.count * factor) for t in tileset.tiles))
+
+
+def _at_90_percent(log: list[Event], count: int) -> list[GameState]:
+    """``count`` states awaiting a placement from 90% of the game's placements on."""
+    placed = [i for i, e in enumerate(log) if isinstance(e, TilePlaced)]
+    first = int(len(placed) * 0.9)
+    return [fold(log[: placed[i]]) for i in range(first, min(first + count, len(placed)))]
+
+
+def _scaling(results: dict, tileset: TileSetDef, factor: int, repeats: int) -> dict:
+    """Legal moves at 90% of a game and check per log line, on a set ``factor`` times the
+    size against the set itself; returns what was measured, for the report."""
+    sizes = {}
+    figures: dict[int, dict[str, Spread]] = {}
+    for times in (1, factor):
+        big = scaled_set(tileset, times) if times > 1 else tileset
+        _, log = play_random("scale", ["red", "black"], big)
+        positions = _at_90_percent(log, 5)
+        listed = sum(len(all_moves(p)) for p in positions) / len(positions)
+        spreads = [_cpu_time(functools.partial(all_moves, p), repeats, 3) for p in positions]
+        legal = tuple(statistics.mean(s[i] for s in spreads) for i in range(3))
+        check = _cpu_time(lambda log=log: verify(log), max(3, repeats // 3),
+                          max(1, 20 // times))
+        figures[times] = {"legal": legal, "per": tuple(v / listed for v in legal),  # type: ignore[dict-item]
+                          "check": tuple(v / len(log) for v in check)}  # type: ignore[dict-item]
+        sizes[f"x{times}"] = {"tiles": sum(t.count for t in big.tiles), "log_lines": len(log),
+                        "placements_listed": round(listed, 1),
+                        "frontier": len(positions[0].frontier)}
+    for name, key in (("scale_legal_moves", "legal"), ("scale_legal_per_placement", "per"),
+                      ("scale_check_line", "check")):
+        small, big = figures[1][key], figures[factor][key]
+        results[name] = (big[0] / small[2], big[1] / small[1], big[2] / small[0])
+    return {"factor": factor, "sizes": sizes}
 
 
 def run(quick: bool) -> dict:
@@ -187,6 +240,7 @@ def run(quick: bool) -> dict:
     path = _edition(results, "classic_", game_tileset("classic", None), ["red", "blue"],
                     quick, repeats)
     shutil.rmtree(os.path.dirname(path))
+    scaling = _scaling(results, tileset, 5 if quick else 50, repeats)
 
     report: dict[str, dict] = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
@@ -195,6 +249,7 @@ def run(quick: bool) -> dict:
                     "load_average_after": [round(x, 2) for x in os.getloadavg()]},
         "baseline": {"decode_line_us": 1e6 * decode_s},
         "startup": {"status_cpu_ms": 1e3 * status_s, "import_typer_msgspec_cpu_ms": 1e3 * import_s},
+        "scaling": scaling,
         "results": {},
     }
     for name, (low, value, high) in results.items():
@@ -270,6 +325,14 @@ def render(report: dict, ratios: dict[str, float] | None = None) -> str:
     s = report["startup"]
     lines.append(f"\nstartup, CPU: `meeple status` {s['status_cpu_ms']:.0f} ms, bare "
                  f"`import typer, msgspec` {s['import_typer_msgspec_cpu_ms']:.0f} ms (medians)")
+    scaling = report.get("scaling")
+    if scaling:
+        one, big = scaling["sizes"]["x1"], scaling["sizes"][f"x{scaling['factor']}"]
+        lines.append(f"scaling: Star Wars set x{scaling['factor']} ({big['tiles']} tiles) against "
+                     f"x1 ({one['tiles']}): at 90% of a game {big['placements_listed']:g} "
+                     f"placements listed against {one['placements_listed']:g}, frontier "
+                     f"{big['frontier']} cells against {one['frontier']}; check of "
+                     f"{big['log_lines']} lines against {one['log_lines']}")
     if ratios is not None:
         lines.append("vs old: above 1 is faster than the saved run")
     return "\n".join(lines)

@@ -67,24 +67,29 @@ def evolve(state: GameState, event: Event) -> GameState:
 
     :raises FoldError: if ``event.seq`` is not the next one.
     """
-    if state.detached:
-        raise FoldError("this state was detached from its log for a search (playout): it "
-                        "takes no events")
-    if event.seq != state.next_seq:
-        raise FoldError(f"event seq {event.seq} where {state.next_seq} was expected")
-    if state.superseded:
-        raise FoldError("this state was replaced by an undo: go on from the state evolve "
-                        "returned for it")
-    if isinstance(event, Undone):
-        state = _undo(state, event)
-    elif isinstance(event, Redone):
-        state = _redo(state, event)
+    if state.detached or state.superseded or event.seq != state.next_seq:
+        _refuse(state, event)
+    kind = type(event)
+    if kind is Undone:
+        state = _undo(state, event)  # type: ignore[arg-type]
+    elif kind is Redone:
+        state = _redo(state, event)  # type: ignore[arg-type]
     else:
         _record(state, event, redoing=False)
         _apply(state, event)
     state.next_seq = event.seq + 1
     state.next_memo = None
     return state
+
+
+def _refuse(state: GameState, event: Event) -> None:
+    if state.detached:
+        raise FoldError("this state was detached from its log for a search (playout): it "
+                        "takes no events")
+    if state.superseded:
+        raise FoldError("this state was replaced by an undo: go on from the state evolve "
+                        "returned for it")
+    raise FoldError(f"event seq {event.seq} where {state.next_seq} was expected")
 
 
 def apply_unrecorded(state: GameState, event: Event) -> None:

@@ -16,10 +16,9 @@ from itertools import islice
 
 from meeple.engine.geometry import AROUND, FACING, STEP, opposite
 from meeple.engine.state import GameState, Placed
-from meeple.engine.tiles import Oriented, TileType
+from meeple.engine.tiles import TileType
 
-#: the three ports of each side, and the side facing each side
-SIDE_PORTS = tuple(tuple(range(side * 3, side * 3 + 3)) for side in range(4))
+#: the side facing each side
 OPPOSITE = tuple(opposite(side) for side in range(4))
 
 
@@ -28,10 +27,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     o = tile.orientations[r]
     realms = state.realms
     xy = (x, y)
-    targets = o.targets
-    add = realms.add
-    nodes = tuple([add(f.kind, xy, f.symbol, len(f.sides), targets[f.index])
-                   for f in tile.features])
+    nodes = realms.add_tile(tile.features, xy, o.targets)
     if tile.farms:
         for f in tile.features:
             if f.cities:
@@ -63,8 +59,18 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
             else:
                 group[cell] = None
             continue
-        for mine, their in side_joins(o, other, side):
-            connect(nodes[mine], their)
+        theirs = other.tile.orientations[other.r].ports
+        first = second = None  # one join per pair of features; a side has 3 ports
+        for port, mine in o.side_ports[side]:
+            their = theirs[FACING[port]]
+            if their >= 0:
+                pair = (mine, their)
+                if pair != first and pair != second:
+                    if first is None:
+                        first = pair
+                    else:
+                        second = pair
+                    connect(nodes[mine], other.nodes[their])
     state.placements.append((x, y))
     if tile.planet >= 0 and tile.features[tile.planet].kind == state.edition.attack:
         state.planet_cells.append((x, y))
@@ -77,25 +83,6 @@ def _leave(groups: dict[int, dict[tuple[int, int], None]], need: int,
     del group[cell]
     if not group:
         del groups[need]
-
-
-def side_joins(o: Oriented, other: Placed, side: int) -> list[tuple[int, int]]:
-    """What laying a tile turned as ``o`` joins across its ``side`` to the tile ``other``:
-    (feature index on the new tile, node of the neighbour's feature), each pair once
-    (SW-6.2, CL-4). Laying a tile and listing its meeple targets both ask this."""
-    theirs = other.tile.orientations[other.r].ports
-    ports = o.ports
-    joined: list[tuple[int, int]] = []
-    for port in SIDE_PORTS[side]:
-        mine = ports[port]
-        if mine < 0:
-            continue
-        their = theirs[FACING[port]]
-        if their >= 0:
-            pair = (mine, other.nodes[their])
-            if pair not in joined:
-                joined.append(pair)
-    return joined
 
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:

@@ -156,6 +156,8 @@ def _resolve(state: GameState, seq: int) -> Event:
         for root in roots:
             realm = data[root]
             assert realm is not None
+            if len(realm.meeples) < 2:
+                continue
             sides = battle_sides(state, realm)
             if len(sides) >= 2:
                 return BattleStarted(

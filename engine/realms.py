@@ -116,6 +116,18 @@ class Realms:
         self.where.append((xy, target))
         return node
 
+    def add_tile(self, features, xy: tuple[int, int], targets: tuple[str, ...]) -> tuple[int, ...]:
+        """A node per feature of a tile laid at ``xy`` (``meeple.engine.tiles.Feature``), each
+        in a realm of its own; returns the nodes, in feature order."""
+        first = len(self.parent)
+        nodes = tuple(range(first, first + len(features)))
+        self.parent.extend(nodes)
+        token = self.token
+        self.data.extend([Realm(f.kind, xy, f.symbol, len(f.sides), first + f.index, token)
+                          for f in features])
+        self.where.extend([(xy, target) for target in targets])
+        return nodes
+
     def spot(self, node: int) -> Spot:
         """Where a node lies: its tile and feature, as events name it."""
         (x, y), feature = self.where[node]

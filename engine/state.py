@@ -7,8 +7,6 @@ set-up and builds the state the first event describes.
 
 from __future__ import annotations
 
-from typing import cast
-
 import msgspec
 
 from meeple.engine.edition import Edition
@@ -185,7 +183,7 @@ class GameState(msgspec.Struct):
     @property
     def player(self) -> Colour:
         """The colour whose turn it is."""
-        return cast(Colour, self.players[self.current])
+        return self.players[self.current]  # type: ignore[return-value]
 
     @property
     def edition(self) -> Edition:
