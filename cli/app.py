@@ -10,9 +10,11 @@ what it uses.
 
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start, which cost a third of `meeple status`'s start-up.
+import copy
 import functools
 import os
 import re
+import sys
 from typing import Annotated
 
 import typer
@@ -598,8 +600,47 @@ def schema() -> None:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    Typer builds its command tree from the signature of every command, a few milliseconds
+    at each start. A command line naming a command gets a tree of that command alone, with
+    the same root options, so what it prints is the same; anything else (no command, a
+    mistyped one, top-level ``--help``) gets the whole tree.
+    """
+    app_for(sys.argv[1:])()
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """``app``, or a copy of it holding only the command ``argv`` names (see ``main``)."""
+    name = _command_named(argv)
+    if name is None:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = [info for info in app.registered_commands
+                               if _name_of(info) == name]
+    return one
+
+
+#: the root options that take a value (see ``_options``)
+_VALUED = ("--lock-timeout",)
+
+
+def _command_named(argv: list[str]) -> str | None:
+    """The command a command line names, if it is one of ``app``'s, else None."""
+    names = {_name_of(info) for info in app.registered_commands}
+    at = 0
+    while at < len(argv) and argv[at].startswith("-"):
+        if argv[at] in ("--help", "--version"):
+            return None
+        at += 2 if argv[at] in _VALUED else 1
+    if at < len(argv) and argv[at] in names:
+        return argv[at]
+    return None
+
+
+def _name_of(info) -> str:
+    """A registered command's name, as typer derives it."""
+    return info.name or info.callback.__name__.lower().replace("_", "-")
 
 
 if __name__ == "__main__":
