@@ -244,8 +244,13 @@ def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
 def place_meeple(state: GameState, colour: str, target: str, figure: str) -> None:
     """``colour`` puts a figure on a target of the tile just placed (trusted: SW-4 checked)."""
     state.next_memo = None
-    spot, attacked = resolve_target(state, target)
-    node = node_at(state, spot)
+    if "@" in target:
+        spot, attacked = resolve_target(state, target)
+        node = node_at(state, spot)
+    else:  # a feature of the tile just placed
+        placed = state.board[state.placed_at]  # type: ignore[index]
+        node = placed.nodes[placed.tile.orientations[placed.r].targets.index(target)]
+        attacked = None
     state.reserve[colour][figure] -= 1
     state.realms.changing(node).meeples.append((colour, figure, node))  # type: ignore[arg-type]
     state.attacked = attacked

@@ -119,11 +119,18 @@ def nth_placement(state: GameState, tile: TileType,
     of the frontier's cells of the need picked, not a list of them all. The tile must be
     placeable (``placeable``)."""
     fitting = tile.fitting
-    found = [(group, fitting[need]) for need, group in state.groups.items() if need in fitting]
-    index = pick(sum(len(group) * len(rotations) for group, rotations in found))
-    for group, rotations in found:
-        if index >= len(group) * len(rotations):
-            index -= len(group) * len(rotations)
+    groups = state.groups
+    found = []
+    total = 0
+    for need in sorted(groups.keys() & fitting.keys()):
+        group, rotations = groups[need], fitting[need]
+        count = len(group) * len(rotations)
+        found.append((count, group, rotations))
+        total += count
+    index = pick(total)
+    for count, group, rotations in found:
+        if index >= count:
+            index -= count
             continue
         nth, turn = divmod(index, len(rotations))
         x, y = next(islice(group, nth, None))
@@ -134,11 +141,7 @@ def nth_placement(state: GameState, tile: TileType,
 def placeable(state: GameState, tile: TileType) -> bool:
     """Whether ``tile`` has at least one legal placement (SW-3.2): some frontier need is one
     it fits. Costs at most the number of distinct needs (a few dozen), not the frontier."""
-    needs = state.groups
-    fitting = tile.fitting
-    if len(needs) <= len(fitting):
-        return any(need in fitting for need in needs)
-    return any(need in needs for need in fitting)
+    return not state.groups.keys().isdisjoint(tile.fitting)
 
 
 def rotations_at(state: GameState, tile: TileType, x: int, y: int) -> list[int]:

@@ -245,13 +245,11 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
-    legal = legal_targets(state)
-    hint = "legal targets: " + (", ".join(legal) if legal else "none: skip")
     if cell is not None and cell != (x, y):
         if name != edition.attack or cell not in planets_around(state, x, y):
             raise IllegalMove(f"there is no {name} at ({cell[0]}, {cell[1]}) among "
                               f"the 8 tiles around ({x}, {y})",
-                              rule=edition.rule("attack"), legal=hint)
+                              rule=edition.rule("attack"), legal=_targets_hint(state))
         return MeeplePlaced(seq=state.next_seq, player=colour, target=str(target),
                             figure=command.figure)
     index = o.aliases.get(name, -1)
@@ -259,7 +257,7 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
         if target.kind in state.tileset.vocabulary.kinds:
             raise IllegalMove(f"tile {placed.tile.id} as placed has no "
                               f"{target.kind}{target.edge_words()}",
-                              rule=state.rule("meeple"), legal=hint)
+                              rule=state.rule("meeple"), legal=_targets_hint(state))
         raise InvalidCommand(f"cannot read the meeple target {command.target!r}",
                              rule=edition.rule("target"), legal=edition.target_syntax)
     realm = state.realms.realm(placed.nodes[index])
@@ -267,9 +265,14 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
         holders = ", ".join(sorted({c for c, _, _ in realm.meeples}))
         kind = placed.tile.features[index].kind
         raise IllegalMove(f"that {kind} is already held by {holders}; a realm with any meeple "
-                          "takes no other", rule=state.rule("meeple"), legal=hint)
+                          "takes no other", rule=state.rule("meeple"), legal=_targets_hint(state))
     return MeeplePlaced(seq=state.next_seq, player=colour, target=o.targets[index],
                         figure=command.figure)
+
+
+def _targets_hint(state: GameState) -> str:
+    legal = legal_targets(state)
+    return "legal targets: " + (", ".join(legal) if legal else "none: skip")
 
 
 def _check_figure(state: GameState, name: str) -> None:
