@@ -209,7 +209,7 @@ def _scaling(results: dict, tileset: TileSetDef, factor: int, repeats: int) -> d
         listed = sum(len(all_moves(p)) for p in positions) / len(positions)
         spreads = [_cpu_time(functools.partial(all_moves, p), repeats, 3) for p in positions]
         legal = tuple(statistics.mean(s[i] for s in spreads) for i in range(3))
-        check = _cpu_time(lambda log=log: verify(log), max(3, repeats // 3),
+        check = _cpu_time(lambda log=log: verify(log), max(5, repeats // 2),
                           max(1, 20 // times))
         figures[times] = {"legal": legal, "per": tuple(v / listed for v in legal),  # type: ignore[dict-item]
                           "check": tuple(v / len(log) for v in check)}  # type: ignore[dict-item]

@@ -8,7 +8,6 @@ engine's. Nothing here prints.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Sequence
 
 import msgspec
@@ -114,6 +113,8 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
     """Create the log of a new game (never over another) and write its opening: in digital
     mode the first draw. Without a seed a digital game gets a random one (256 bits when
     sealed; then the seed goes to ``PATH.seed`` and the log records only its SHA-256)."""
+    import secrets
+
     chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
                                                                                 else 8))
     first = new_game(colours, tileset, names=names, seed=chosen, team=team, table=table,

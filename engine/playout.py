@@ -15,8 +15,7 @@ pile is hidden (SW-2.1), and a bag built in tile-id order knows nothing of it.
 
 from __future__ import annotations
 
-import random
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from meeple.engine.applying import (
     apply_unrecorded,
@@ -42,6 +41,9 @@ from meeple.engine.flow import next_event
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.events.model import DiceRolled, Roll, Spot, TileDrawn
+
+if TYPE_CHECKING:
+    import random
 
 
 def detach(state: GameState, rng: random.Random | None = None) -> GameState:

@@ -16,8 +16,9 @@ from meeple.engine.tiles import TileSet, TileType
 from meeple.events.model import Colour, Event, GameStarted, Spot
 
 
-class Placed(msgspec.Struct):
-    """A tile on the board: its type, rotation index (0-3) and the node of each feature."""
+class Placed(msgspec.Struct, gc=False):
+    """A tile on the board: its type, rotation index (0-3) and the node of each feature
+    (it refers to nothing that refers back to it, so the garbage collector skips it)."""
 
     tile: TileType
     r: int

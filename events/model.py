@@ -36,8 +36,10 @@ ScoreReason = Literal["realm", "tie", "defeat", "final", "farm"]
 Figure = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_FIGURE, pattern="^[a-z][a-z-]*$")]
 
 
-class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Base of the plain data carried inside events."""
+class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """Base of the plain data carried inside events. Like events, it holds only text,
+    numbers and tuples of such, so it can take part in no reference cycle: the garbage
+    collector need not track it (a long log is many thousands of these)."""
 
 
 class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True):
@@ -97,8 +99,9 @@ class Event(
     kw_only=True,
     tag_field="type",
     forbid_unknown_fields=True,
+    gc=False,
 ):
-    """Base of every log line."""
+    """Base of every log line (untracked by the garbage collector, see ``_Data``)."""
 
     seq: int
     prev: str | None = None
