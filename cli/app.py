@@ -442,7 +442,8 @@ def check(
 @guarded
 def autoplay(
     game: Game,
-    bot: Annotated[str, typer.Option(help="random or greedy.")] = "random",
+    bot: Annotated[str, typer.Option(help="random, greedy, mcts, mcts:N (N iterations a "
+                                     "move) or mcts:Xs (X CPU seconds a move).")] = "random",
     turns: Annotated[int, typer.Option(help="How many turns to play.")] = 1,
     to_end: Annotated[bool, typer.Option("--to-end", help="Play to the end.")] = False,
     as_json: Json = False,
@@ -450,7 +451,9 @@ def autoplay(
     """Let a bot play the current and following turns of a digital game."""
     from meeple.cli.report import report_move
     from meeple.cli.session import autoplay as play_bot
+    from meeple.cli.session import check_bot
 
+    check_bot(bot)
     done = play_bot(game, bot, None if to_end else turns)
     report_move(game, done.state, done.events, done.head, as_json)
 
@@ -462,7 +465,8 @@ def simulate(
     players: Annotated[str, typer.Option(help="Colours, e.g. red,black.")] = "red,black",
     games: Annotated[int, typer.Option(help="How many games.")] = 10,
     seed: Annotated[str, typer.Option(help="Base seed; game i uses SEED-i.")] = "1",
-    bot: Annotated[str, typer.Option(help="random or greedy.")] = "random",
+    bot: Annotated[str, typer.Option(help="random, greedy, mcts, mcts:N (N iterations a "
+                                     "move) or mcts:Xs (X CPU seconds a move).")] = "random",
     team: Annotated[bool, typer.Option("--team", help="Team variant.")] = False,
     unplaceable: Annotated[str, typer.Option(help="discard or reshuffle.")] = "discard",
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,

@@ -98,10 +98,27 @@ def resume(path: str) -> Outcome:
     return Outcome(path, state, _written(game, len(written)), head)
 
 
+def check_bot(spec: str) -> None:
+    """A ``--bot`` spec that names a bot (``meeple.engine.bot_named``).
+
+    :raises Failure: (2, a usage error) otherwise, with the bots there are.
+    """
+    import time
+
+    from meeple.engine import RulesError, bot_named
+
+    try:
+        bot_named(spec, time.process_time)
+    except RulesError as exc:
+        raise Failure(f"--bot: {exc.message}; {exc.legal}", 2) from None
+
+
 def autoplay(path: str, bot: str, turns: int | None) -> Outcome:
     """Let a bot play ``turns`` turns (None: to the end) of the digital game at ``path``."""
     game = load(path)
-    state, written = run_turns(game.state, bot, turns)
+    import time
+
+    state, written = run_turns(game.state, bot, turns, time.process_time)
     head = save(game, written)
     return Outcome(path, state, _written(game, len(written)), head)
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Iterator
 
 from meeple.cli.output import emit_json, say
+from meeple.cli.session import check_bot
 from meeple.cli.store import Failure, load_tileset
-from meeple.engine import BOTS, new_game, run_turns, settle, start
+from meeple.engine import new_game, run_turns, settle, start
 from meeple.events import log as logfile
 from meeple.events.files import kind_of
 
@@ -29,7 +31,7 @@ def simulate_one(path: str, players: list[str], seed: str, bot: str, team: bool,
     first = new_game(players, tileset or load_tileset(None), seed=seed, team=team,
                      unplaceable=unplaceable)
     state, opening = settle(start(first))
-    state, events = run_turns(state, bot, None)
+    state, events = run_turns(state, bot, None, time.process_time)
     head = logfile.create(path, [first, *opening, *events])
     return {"file": path, "seed": seed, "scores": dict(state.scores),
             "winners": list(state.winners or ()), "head": head}
@@ -142,8 +144,7 @@ def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, 
     check_games(games)
     usable_jobs(jobs)
     check_seed(seed, games)
-    if bot not in BOTS:
-        raise Failure(f"unknown bot {bot!r}; bots: " + ", ".join(BOTS), 2)
+    check_bot(bot)
     tileset = tileset or load_tileset(None)
     new_game(players, tileset, seed=seed, team=team, unplaceable=unplaceable)
     prepare_folder(out)

@@ -10,12 +10,21 @@ checks a command and returns events; ``evolve`` applies one; ``next_event`` give
 consequence the rules dictate; ``play`` runs a command to the next point a player acts;
 ``fold`` and ``walk`` replay a log; ``verify`` re-checks a recorded one. Editions are
 objects (``EDITIONS``); targets are ``Target``; legal moves are ``legal_moves``.
-Search bots play on detached copies: ``detach``, ``play_move``, ``advance``, ``playout``.
+Search bots play on detached copies: ``detach``, ``play_move``, ``advance``, ``playout``;
+bots are named by specs (``bot_named``: ``random``, ``greedy``, ``mcts:1000``).
 """
 
 from meeple.engine.applying import FoldError, evolve
 from meeple.engine.board import nth_placement, placements
-from meeple.engine.bots import BOTS, greedy_move, random_move, run_turns
+from meeple.engine.bots import (
+    BOT_NAMES,
+    BOT_SYNTAX,
+    BOTS,
+    bot_named,
+    greedy_move,
+    random_move,
+    run_turns,
+)
 from meeple.engine.check import Finding, Verdict, command_of, verify
 from meeple.engine.commands import (
     Command,
@@ -41,9 +50,11 @@ from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSe
 from meeple.engine.flow import awaiting, awaiting_seed, next_event
 from meeple.engine.game import Game
 from meeple.engine.geometry import SIDES
+from meeple.engine.mcts import mcts_move, search
 from meeple.engine.moves import Move, legal_moves
 from meeple.engine.playing import fold, play, settle, walk
 from meeple.engine.playout import advance, detach, play_move, playout
+from meeple.engine.scoring import projected
 from meeple.engine.setup import new_game, seal, start
 from meeple.engine.snapshot import PHASES, breakdown, effective_events, export, reserves
 from meeple.engine.state import GameState
@@ -52,6 +63,8 @@ from meeple.engine.tiles import TileSet, TileType, compile_tileset
 
 __all__ = [
     "BOTS",
+    "BOT_NAMES",
+    "BOT_SYNTAX",
     "DEFAULT",
     "EDITIONS",
     "EXPANSIONS",
@@ -85,6 +98,7 @@ __all__ = [
     "advance",
     "awaiting",
     "awaiting_seed",
+    "bot_named",
     "breakdown",
     "command_of",
     "compile_tileset",
@@ -100,6 +114,7 @@ __all__ = [
     "greedy_move",
     "legal_moves",
     "legal_targets",
+    "mcts_move",
     "moves_with_targets",
     "new_game",
     "next_event",
@@ -108,10 +123,12 @@ __all__ = [
     "play",
     "play_move",
     "playout",
+    "projected",
     "random_move",
     "reserves",
     "run_turns",
     "seal",
+    "search",
     "settle",
     "start",
     "undoable",

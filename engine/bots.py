@@ -1,10 +1,19 @@
-"""Bots that choose moves: ``random`` and ``greedy`` (best immediate score gain).
+"""Bots that choose moves: ``random``, ``greedy`` (best immediate score gain) and ``mcts``
+(a search, ``meeple.engine.mcts``).
 
-Their choices come from the game's seed (stream ``bot``, indexed by the next
-``seq``), so a bot game replays identically. Pure: they only read the state.
+``random`` and ``greedy`` take their choices from the game's seed (stream ``bot``, indexed
+by the next ``seq``), so a bot game replays identically; ``mcts`` samples what it cannot
+see and seeds its own randomness from the position. A bot is named by a spec: ``random``,
+``greedy``, ``mcts`` (1,000 iterations a move), ``mcts:N`` (N iterations), ``mcts:Xs``
+(X seconds of CPU a move, measured by a clock the caller passes). Pure: they only read
+the state.
 """
 
 from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
 
 from meeple.engine import chance
 from meeple.engine.board import placements
@@ -12,6 +21,7 @@ from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, 
 from meeple.engine.deciding import followers_to_take_back, legal_targets
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
+from meeple.engine.mcts import mcts_move
 from meeple.engine.playing import play, settle
 from meeple.engine.preview import gain, meeple_gain
 from meeple.engine.state import GameState
@@ -75,13 +85,73 @@ def greedy_move(state: GameState) -> Command:
 
 
 BOTS = {"random": random_move, "greedy": greedy_move}
+#: every bot a spec may name (see ``bot_named``)
+BOT_NAMES = ("random", "greedy", "mcts")
+#: iterations a move of ``mcts`` without a budget, and the most a spec may ask for
+MCTS_ITERATIONS = 1000
+MAX_ITERATIONS = 10_000_000
+#: the most CPU seconds a move a spec may ask for
+MAX_SECONDS = 3600.0
+BOT_SYNTAX = "bots: random, greedy, mcts, mcts:N (iterations a move), mcts:Xs (CPU seconds a move)"
+
+Bot = Callable[[GameState], Command]
 
 
-def run_turns(state: GameState, bot: str, turns: int | None):
-    """Let a bot play ``turns`` turns (None: to the end). Returns the state and the events."""
+def bot_named(spec: str, clock: Callable[[], float] | None = None) -> Bot:
+    """The bot a spec names (see the module). ``clock`` (CPU seconds, e.g.
+    ``time.process_time``) is needed for a budget in seconds: the engine reads no clock.
 
-    if bot not in BOTS:
-        raise InvalidCommand(f"unknown bot {bot!r}", legal="bots: random, greedy")
+    :raises InvalidCommand: an unknown bot, a bad budget, a budget for a bot without one.
+    """
+    name, colon, budget = spec.partition(":")
+    if name not in BOT_NAMES:
+        raise InvalidCommand(f"unknown bot {spec!r}", legal=BOT_SYNTAX)
+    if name in BOTS:
+        if colon:
+            raise InvalidCommand(f"the {name} bot takes no budget ({spec!r})", legal=BOT_SYNTAX)
+        return BOTS[name]
+    if not colon:
+        return functools.partial(mcts_move, iterations=MCTS_ITERATIONS)
+    if budget.endswith("s"):
+        seconds = _number(budget[:-1], float, spec)
+        if not 0 < seconds <= MAX_SECONDS:
+            raise InvalidCommand(f"a bot's seconds a move must be above 0 and at most "
+                                 f"{MAX_SECONDS:g} ({spec!r})", legal=BOT_SYNTAX)
+        if clock is None:
+            raise InvalidCommand(f"{spec!r} needs a clock to measure its CPU time",
+                                 legal="name an iteration budget: mcts:N")
+        return _timed(seconds, clock)
+    iterations = _number(budget, int, spec)
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise InvalidCommand(f"a bot's iterations a move must be 1 to {MAX_ITERATIONS:,} "
+                             f"({spec!r})", legal=BOT_SYNTAX)
+    return functools.partial(mcts_move, iterations=iterations)
+
+
+def _number(text: str, kind: type, spec: str):
+    try:
+        value = kind(text)
+    except ValueError:
+        raise InvalidCommand(f"cannot read the budget of {spec!r}", legal=BOT_SYNTAX) from None
+    if kind is float and not math.isfinite(value):
+        raise InvalidCommand(f"cannot read the budget of {spec!r}", legal=BOT_SYNTAX)
+    return value
+
+
+def _timed(seconds: float, clock: Callable[[], float]) -> Bot:
+    def move(state: GameState) -> Command:
+        deadline = clock() + seconds
+        return mcts_move(state, stop=lambda _: clock() >= deadline)
+
+    return move
+
+
+def run_turns(state: GameState, bot: str, turns: int | None,
+              clock: Callable[[], float] | None = None):
+    """Let a bot (a spec, see ``bot_named``) play ``turns`` turns (None: to the end). Returns
+    the state and the events."""
+
+    choose = bot_named(bot, clock)
     if not state.digital:
         raise InvalidCommand("bots play digital games only: in table mode the draws and dice "
                              "come from the table")
@@ -90,7 +160,6 @@ def run_turns(state: GameState, bot: str, turns: int | None):
         raise IllegalMove("bots take their choices, like the draws and dice, from the game's "
                           "seed, which in this sealed game only its holder has",
                           rule=state.rule("chance"))
-    choose = BOTS[bot]
     state, written = settle(state)
     start_turn = state.turn
     while awaiting(state) != "over" and (turns is None or state.turn < start_turn + turns):

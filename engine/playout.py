@@ -112,13 +112,14 @@ def play_move(state: GameState, command: Command) -> None:
     state.next_seq += 1
 
 
-def playout(state: GameState, rng: random.Random) -> GameState:
-    """Play a detached state to the end with uniformly random moves: a uniform legal
-    placement, then half the time a figure on a uniform free target (the everyday figure
-    while one is left). Changes and returns ``state``."""
+def playout(state: GameState, rng: random.Random, turns: int | None = None) -> GameState:
+    """Play a detached state to the end (or for ``turns`` turns) with uniformly random moves:
+    a uniform legal placement, then half the time a figure on a uniform free target (the
+    everyday figure while one is left). Changes and returns ``state``."""
     types = state.tileset.types
     advance(state, rng)
-    while state.phase != "over":
+    last = None if turns is None else state.turn + turns
+    while state.phase != "over" and (last is None or state.turn < last):
         if state.phase == "place":
             x, y, rotation = nth_placement(state, types[state.drawn], rng.randrange)  # type: ignore[index]
             place_tile(state, x, y, rotation // 90)

@@ -62,3 +62,21 @@ def dice_for(state: GameState, realm: Realm, side: str) -> int:
 def battle_sides(state: GameState, realm: Realm) -> list[str]:
     """The sides holding meeples in a realm, in seating order (SW-5.1, SW-8.2)."""
     return sides_present(realm, state.side_of, state.sides)
+
+
+def projected(state: GameState) -> dict[str, int]:
+    """The scores if the game ended now: every side's points plus what the end of the game
+    would pay it for the realms its figures hold (SW-7.2, CL-6), as ``_final`` pays them.
+    A search's cheap evaluation of a position."""
+    scores = dict(state.scores)
+    field = state.tileset.vocabulary.field
+    for realm in state.realms.data:
+        if realm is None or not realm.meeples:
+            continue
+        paid = realm.paid or ()
+        points = farm_points(state, realm)[0] if realm.kind == field \
+            else final_points(state, realm)[0]
+        for side in scorers(state, realm):
+            if side not in paid:
+                scores[side] += points
+    return scores

@@ -197,7 +197,7 @@ def test_new_refuses_to_overwrite(game):
         (["status", "{missing}"], 3, "no such game log"),
         (["new", "{new}", "--players", "red,blue"], 1, "unknown colour 'blue'"),
         (["new", "{new}", "--players", "red"], 1, "takes 2 to 5"),
-        (["autoplay", "{g}", "--bot", "clever"], 1, "unknown bot"),
+        (["autoplay", "{g}", "--bot", "clever"], 2, "unknown bot"),
     ],
 )
 def test_errors_are_one_line_with_the_documented_code(game, tmp_path, args, code, needle):
