@@ -15,7 +15,7 @@ bots are named by specs (``bot_named``: ``random``, ``greedy``, ``mcts:1000``).
 """
 
 from meeple.engine.applying import FoldError, evolve
-from meeple.engine.board import nth_placement, placements
+from meeple.engine.board import nth_placement, placement_at, placement_count, placements
 from meeple.engine.bots import (
     BOT_NAMES,
     BOT_SYNTAX,
@@ -119,6 +119,8 @@ __all__ = [
     "new_game",
     "next_event",
     "nth_placement",
+    "placement_at",
+    "placement_count",
     "placements",
     "play",
     "play_move",

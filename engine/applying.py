@@ -8,7 +8,7 @@ steps that remain in effect.
 
 from __future__ import annotations
 
-from typing import assert_never, cast
+from typing import assert_never
 
 from meeple.engine.board import lay
 from meeple.engine.deciding import resolve_target
@@ -99,15 +99,20 @@ def apply_unrecorded(state: GameState, event: Event) -> None:
     state.next_seq = event.seq + 1
 
 
+#: consequences that reveal chance in a digital game: the step they end cannot be undone
+_REVEALS = frozenset({TileDrawn, DiceRolled, TileSetAside})
+
+
 def _record(state: GameState, event: Event, *, redoing: bool) -> None:
-    if is_input(state, event):
+    kind = type(event)  # ``is_input``, inline: this runs for every event
+    if kind in _DECISIONS or kind in _CHANCE and not state.digital:
         state.steps.append(Step([event], state.player, state.turn))
         if not redoing:
             state.redo.clear()
         return
     step = state.steps[-1]
     step.events.append(event)
-    if state.digital and isinstance(event, (TileDrawn, DiceRolled, TileSetAside)):
+    if kind in _REVEALS and state.digital:
         step.chance = True
 
 
@@ -164,7 +169,7 @@ def _play_steps(state: GameState, steps: list[Step]) -> None:
 def _apply(state: GameState, event: Event) -> None:
     """Change the state as one recorded event says (already recorded as a step)."""
     state.next_memo = None
-    any_event = cast(AnyEvent, event)
+    any_event: AnyEvent = event  # type: ignore[assignment]  # (typing.cast is a call: hot path)
     match any_event:  # the most frequent first
         case TileDrawn():
             _tile_drawn(state, any_event)
@@ -200,10 +205,10 @@ def _apply(state: GameState, event: Event) -> None:
 
 def _tile_drawn(state: GameState, event: TileDrawn) -> None:
     state.remaining[event.tile] -= 1
-    if state.digital and state.chance_known:
-        state.pile.pop()
-    elif state.sampled:
+    if state.sampled:  # (a sampling state's chance is never known: checked first)
         state.pile.remove(event.tile)
+    elif state.digital and state.chance_known:
+        state.pile.pop()
     state.drawn = event.tile
     state.phase = "place"
 

@@ -14,12 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import islice
 
-from meeple.engine.geometry import AROUND, FACING, STEP, opposite
+from meeple.engine.geometry import AROUND, FACING, STEP, around, opposite
 from meeple.engine.state import GameState, Placed
 from meeple.engine.tiles import TileType
 
 #: the side facing each side
 OPPOSITE = tuple(opposite(side) for side in range(4))
+
+
+#: (side, dx, dy) of each side's neighbour, N, E, S, W
+_SIDE_STEPS = tuple((side, dx, dy) for side, (dx, dy) in enumerate(STEP))
 
 
 def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
@@ -42,7 +46,8 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
         _leave(groups, need, xy)
     connect = realms.connect
     offers = o.offers
-    for side, (dx, dy) in enumerate(STEP):
+    side_ports = o.side_ports
+    for side, dx, dy in _SIDE_STEPS:
         cell = (x + dx, y + dy)
         other = board.get(cell)
         if other is None:
@@ -50,7 +55,10 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
             if need is None:
                 need = offers[side]
             else:
-                _leave(groups, need, cell)
+                left = groups[need]  # the cell leaves the group of its old need
+                del left[cell]
+                if not left:
+                    del groups[need]
                 need |= offers[side]
             frontier[cell] = need
             group = groups.get(need)
@@ -61,7 +69,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
             continue
         theirs = other.tile.orientations[other.r].ports
         first = second = None  # one join per pair of features; a side has 3 ports
-        for port, mine in o.side_ports[side]:
+        for port, mine in side_ports[side]:
             their = theirs[FACING[port]]
             if their >= 0:
                 pair = (mine, their)
@@ -71,9 +79,9 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
                     else:
                         second = pair
                     connect(nodes[mine], other.nodes[their])
-    state.placements.append((x, y))
+    state.placements.append(xy)
     if tile.planet >= 0 and tile.features[tile.planet].kind == state.edition.attack:
-        state.planet_cells.append((x, y))
+        state.planet_cells.append(xy)
     return placed
 
 
@@ -91,6 +99,27 @@ def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
     degrees = tile.degrees
     return [(x, y, d) for (x, y), need in state.frontier.items() if need in degrees
             for d in degrees[need]]
+
+
+def placement_count(state: GameState, tile: TileType) -> int:
+    """How many legal placements ``tile`` has (``len(placements(...))``), from the counts of
+    the needs it fits, without listing them."""
+    fitting = tile.fitting
+    groups = state.groups
+    return sum([len(groups[need]) * len(fitting[need]) for need in groups.keys() & fitting.keys()])
+
+
+def placement_at(state: GameState, tile: TileType, index: int) -> tuple[int, int, int]:
+    """``placements(state, tile)[index]`` (frontier order, what the bots' seeded choices
+    index), found by walking the frontier only up to it, without listing the others."""
+    degrees = tile.degrees
+    for (x, y), need in state.frontier.items():
+        turns = degrees.get(need)
+        if turns is not None:
+            if index < len(turns):
+                return x, y, turns[index]
+            index -= len(turns)
+    raise IndexError(f"tile {tile.id} has no placement {index}")
 
 
 def fitting_cells(state: GameState, tile: TileType):
@@ -179,5 +208,4 @@ def centres_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
 
 def neighbours_placed(state: GameState, x: int, y: int) -> int:
     """How many of the 8 cells around (x, y) hold a tile (SW-6.2, SW-7.2)."""
-    board = state.board
-    return sum((x + dx, y + dy) in board for dx, dy in AROUND)
+    return sum(map(state.board.__contains__, around(x, y)))

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 
 from meeple.engine import chance
-from meeple.engine.board import placements
+from meeple.engine.board import placement_at, placement_count, placements
 from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
 from meeple.engine.deciding import followers_to_take_back, legal_targets
 from meeple.engine.errors import IllegalMove, InvalidCommand
@@ -37,8 +37,8 @@ def random_move(state: GameState) -> Command:
     waiting = awaiting(state)
     if waiting == "place":
         tile = state.tileset.types[state.drawn]  # type: ignore[index]
-        options = placements(state, tile)
-        x, y, rotation = options[_pick(state, "place", len(options))]
+        count = placement_count(state, tile)
+        x, y, rotation = placement_at(state, tile, _pick(state, "place", count))
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
         left = state.reserve[state.player]

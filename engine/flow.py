@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from meeple.engine import chance
 from meeple.engine.board import placeable
-from meeple.engine.geometry import AROUND
+from meeple.engine.geometry import around
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
     battle_sides,
@@ -74,7 +74,7 @@ def _next_event(state: GameState) -> Event | None:
     phase = state.phase
     seq = state.next_seq
     if phase == "draw":
-        if state.tiles_left() == 0:
+        if not any(state.remaining.values()):  # no tile left (``tiles_left() == 0``)
             return _final(state, seq)
         if state.digital and state.chance_known:
             return TileDrawn(seq=seq, player=state.player, tile=state.pile[-1])
@@ -115,9 +115,12 @@ def turn_realms(state: GameState) -> list[int]:
     placed = state.board[state.placed_at]
     nodes = placed.nodes
     find = state.realms.find
+    parent = state.realms.parent
     roots = []
     for index in placed.tile.orientations[placed.r].turn_order:
-        root = find(nodes[index])
+        root = parent[nodes[index]]
+        if parent[root] != root:  # (a root, or a node next to one, needs no call)
+            root = find(root)
         if root not in roots:
             roots.append(root)
     if placed.tile.planet >= 0:
@@ -136,8 +139,7 @@ def _scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     x, y = state.placed_at  # type: ignore[misc]
     board = state.board
     find = state.realms.find
-    for dx, dy in AROUND:
-        other = board.get((x + dx, y + dy))
+    for other in map(board.get, around(x, y)):
         if other is not None and other.tile.planet >= 0:
             root = find(other.nodes[other.tile.planet])
             if root not in roots:
@@ -152,7 +154,8 @@ def _anchor(state: GameState, realm: Realm):
 def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
     roots = turn_realms(state)
-    if state.edition.contest == "battle":
+    edition = state.edition
+    if edition.contest == "battle":
         for root in roots:
             realm = data[root]
             assert realm is not None
@@ -165,7 +168,6 @@ def _resolve(state: GameState, seq: int) -> Event:
                     realm=_anchor(state, realm),
                     sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
                 )
-    rule = state.rule("complete")
     for root in _scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None
@@ -176,7 +178,7 @@ def _resolve(state: GameState, seq: int) -> Event:
         if pending:
             points, tiles, symbols = completed_points(state, realm)
             return PointsScored(seq=seq, side=pending[0], points=points, reason="realm",
-                                rule=rule, realm=_anchor(state, realm), tiles=tiles,
+                                rule=edition.rules["complete"], realm=_anchor(state, realm), tiles=tiles,
                                 symbols=symbols)
         colour, figure, node = realm.meeples[0]
         return MeepleReturned(seq=seq, player=colour, figure=figure, spot=state.realms.spot(node))

@@ -124,8 +124,11 @@ def playout(state: GameState, rng: random.Random, turns: int | None = None) -> G
             x, y, rotation = nth_placement(state, types[state.drawn], rng.randrange)  # type: ignore[index]
             place_tile(state, x, y, rotation // 90)
         else:
-            left = state.reserve[state.player]
-            figure = next((name for name, count in left.items() if count), None)
+            figure = None
+            for name, count in state.reserve[state.player].items():
+                if count:
+                    figure = name
+                    break
             targets = legal_targets(state) if figure is not None and rng.random() < 0.5 else ()
             if targets:
                 place_meeple(state, state.player, targets[rng.randrange(len(targets))],

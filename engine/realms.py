@@ -15,6 +15,8 @@ mid-game state costs three list copies, not a copy of every realm.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from meeple.events.model import Colour, Spot
 
 Meeple = tuple[Colour, str, int]
@@ -125,7 +127,7 @@ class Realms:
         token = self.token
         self.data.extend([Realm(f.kind, xy, f.symbol, len(f.sides), first + f.index, token)
                           for f in features])
-        self.where.extend([(xy, target) for target in targets])
+        self.where.extend(zip(repeat(xy), targets))
         return nodes
 
     def spot(self, node: int) -> Spot:
@@ -148,24 +150,31 @@ class Realms:
 
     def connect(self, a: int, b: int) -> int:
         """Join the realms of ``a`` and ``b`` across one edge; two open ends close. Returns the root."""
-        ra, rb = self.find(a), self.find(b)
+        parent = self.parent
+        ra = a if parent[a] == a else self.find(a)
+        rb = b if parent[b] == b else self.find(b)
         if ra == rb:
             self.changing(ra).open -= 2
             return ra
-        big, small = self.data[ra], self.data[rb]
+        data = self.data
+        big, small = data[ra], data[rb]
         assert big is not None and small is not None
         if len(big.tiles) < len(small.tiles):
             ra, rb, big, small = rb, ra, small, big
         if big.owner is not self.token:
-            big = self.data[ra] = big.copy(self.token)
-        self.parent[rb] = ra
-        self.data[rb] = None
+            big = data[ra] = big.copy(self.token)
+        parent[rb] = ra
+        data[rb] = None
         big.tiles |= small.tiles
-        for faction, count in small.symbols.items():
-            big.symbols[faction] = big.symbols.get(faction, 0) + count
+        if small.symbols:
+            symbols = big.symbols
+            for faction, count in small.symbols.items():
+                symbols[faction] = symbols.get(faction, 0) + count
         big.open += small.open - 2
-        big.meeples.extend(small.meeples)
-        big.anchor = min(big.anchor, small.anchor)
+        if small.meeples:
+            big.meeples.extend(small.meeples)
+        if small.anchor < big.anchor:
+            big.anchor = small.anchor
         if small.paid:
             big.paid = (big.paid or set()) | small.paid
         if small.cities:

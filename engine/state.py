@@ -208,7 +208,7 @@ class GameState(msgspec.Struct):
     def chance_known(self) -> bool:
         """Whether draws and dice can be computed here: an open seed, or a sealed one's secret
         (and the state is not one a search samples chance in)."""
-        return (self.setup.seed is not None or self.secret is not None) and not self.sampled
+        return not self.sampled and (self.setup.seed is not None or self.secret is not None)
 
     @property
     def seed(self) -> str:

@@ -15,6 +15,8 @@ from meeple.engine import (
     export,
     new_game,
     nth_placement,
+    placement_at,
+    placement_count,
     placements,
     play,
     play_move,
@@ -88,6 +90,8 @@ def test_the_nth_placement_walks_every_placement_once(name):
             assert sorted(walked) == sorted(listed)
             with pytest.raises(ValueError):  # no n-th past the last
                 nth_placement(state, tile, lambda n: n)
+            assert placement_count(state, tile) == len(listed)
+            assert [placement_at(state, tile, i) for i in range(len(listed))] == listed
         state, _ = play(state, random_move(state))
 
 
