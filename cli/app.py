@@ -41,6 +41,10 @@ Expansions = Annotated[list[str] | None, typer.Option(
     "--expansion", help="Add an expansion's tiles and rules (repeatable): la-fiesta (classic).",
     metavar="NAME")]
 COORDS = {"ignore_unknown_options": True}
+BOT_HELP = ("random, greedy, mcts, mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
+            "move), or cmd:PATH (a bot program, see the README).")
+MoveTime = Annotated[float, typer.Option(min=0.001, max=3600, help="Seconds a cmd:PATH bot "
+                                         "may take for one move.", metavar="SECONDS")]
 
 
 def _version(shown: bool) -> None:
@@ -442,10 +446,10 @@ def check(
 @guarded
 def autoplay(
     game: Game,
-    bot: Annotated[str, typer.Option(help="random, greedy, mcts, mcts:N (N iterations a "
-                                     "move) or mcts:Xs (X CPU seconds a move).")] = "random",
+    bot: Annotated[str, typer.Option(help=BOT_HELP)] = "random",
     turns: Annotated[int, typer.Option(help="How many turns to play.")] = 1,
     to_end: Annotated[bool, typer.Option("--to-end", help="Play to the end.")] = False,
+    move_time: MoveTime = 10.0,
     as_json: Json = False,
 ) -> None:
     """Let a bot play the current and following turns of a digital game."""
@@ -454,8 +458,43 @@ def autoplay(
     from meeple.cli.session import check_bot
 
     check_bot(bot)
-    done = play_bot(game, bot, None if to_end else turns)
+    done = play_bot(game, bot, None if to_end else turns, move_time)
     report_move(game, done.state, done.events, done.head, as_json)
+
+
+@app.command()
+@guarded
+def arena(
+    bots: Annotated[str, typer.Option(help="Two to five bots, comma-separated: " + BOT_HELP)],
+    games: Annotated[int, typer.Option(help="How many games, rounded up to every seating of "
+                                       "each seed.")] = 20,
+    seed: Annotated[str, typer.Option(help="Base seed; seed i is SEED-i.")] = "1",
+    out: Annotated[str | None, typer.Option(help="Folder for the game logs (default "
+                                            "arena-SEED).")] = None,
+    sprt: Annotated[str | None, typer.Option(help="Stop when Wald's test decides: P0,P1, "
+                                             "e.g. 0.5,0.65 (two bots).")] = None,
+    move_time: MoveTime = 10.0,
+    jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
+    edition: Edition = None,
+    as_json: Json = False,
+) -> None:
+    """Bots against each other: paired games, every log written, wins with 95% intervals."""
+    from meeple.cli.arena import run_arena
+    from meeple.cli.store import game_tileset
+    from meeple.engine import DEFAULT
+
+    test = None
+    if sprt is not None:
+        try:
+            p0, p1 = (float(v) for v in sprt.split(","))
+        except ValueError:
+            fail(f"--sprt takes P0,P1 (two win rates, e.g. 0.5,0.65), not {sprt!r}", 2)
+        if not 0 < p0 < p1 < 1:
+            fail("--sprt needs 0 < P0 < P1 < 1", 2)
+        test = (p0, p1)
+    name = edition or DEFAULT
+    run_arena(_split(bots), games, seed, out or f"arena-{seed}", name,
+              game_tileset(edition, None, []), jobs, test, move_time, as_json)
 
 
 @app.command()
@@ -465,8 +504,7 @@ def simulate(
     players: Annotated[str, typer.Option(help="Colours, e.g. red,black.")] = "red,black",
     games: Annotated[int, typer.Option(help="How many games.")] = 10,
     seed: Annotated[str, typer.Option(help="Base seed; game i uses SEED-i.")] = "1",
-    bot: Annotated[str, typer.Option(help="random, greedy, mcts, mcts:N (N iterations a "
-                                     "move) or mcts:Xs (X CPU seconds a move).")] = "random",
+    bot: Annotated[str, typer.Option(help=BOT_HELP)] = "random",
     team: Annotated[bool, typer.Option("--team", help="Team variant.")] = False,
     unplaceable: Annotated[str, typer.Option(help="discard or reshuffle.")] = "discard",
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,

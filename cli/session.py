@@ -8,6 +8,7 @@ engine's. Nothing here prints.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 import msgspec
@@ -18,15 +19,16 @@ from meeple.engine import (
     GameState,
     Redo,
     Undo,
+    awaiting,
     awaiting_seed,
     new_game,
     play,
-    run_turns,
     settle,
     start,
 )
 from meeple.events import log as logfile
 from meeple.events.model import DiceRolled, Event, TileDrawn, TileSetAside
+from meeple.events.text import escaped
 from meeple.events.tileset import TileSetDef
 
 
@@ -99,27 +101,76 @@ def resume(path: str) -> Outcome:
 
 
 def check_bot(spec: str) -> None:
-    """A ``--bot`` spec that names a bot (``meeple.engine.bot_named``).
+    """A ``--bot`` spec that names a bot: an engine bot (``meeple.engine.bot_named``) or
+    ``cmd:PATH``, a program speaking the bot protocol (``meeple.cli.external``).
 
     :raises Failure: (2, a usage error) otherwise, with the bots there are.
     """
     import time
 
-    from meeple.engine import RulesError, bot_named
+    from meeple.engine import BOT_SYNTAX, RulesError, bot_named
 
+    if spec.startswith("cmd:"):
+        path = spec[4:]
+        if not path or not os.path.isfile(path):
+            raise Failure(f"--bot {escaped(spec)}: no program file {escaped(path)!r}; "
+                          "cmd:PATH runs a bot program (see the README)", 2)
+        return
     try:
         bot_named(spec, time.process_time)
     except RulesError as exc:
-        raise Failure(f"--bot: {exc.message}; {exc.legal}", 2) from None
+        raise Failure(f"--bot: {exc.message}; {exc.legal or BOT_SYNTAX}, cmd:PATH", 2) from None
 
 
-def autoplay(path: str, bot: str, turns: int | None) -> Outcome:
-    """Let a bot play ``turns`` turns (None: to the end) of the digital game at ``path``."""
-    game = load(path)
+def make_bot(spec: str, move_time: float | None = None):
+    """A bot to play with, as a context that stops it afterwards: an engine bot, or an
+    ``ExternalBot`` for ``cmd:PATH`` (``move_time``: its seconds a move)."""
+    import contextlib
     import time
 
-    state, written = run_turns(game.state, bot, turns, time.process_time)
-    head = save(game, written)
+    from meeple.engine import bot_named
+
+    if spec.startswith("cmd:"):
+        from meeple.cli.external import DEFAULT_MOVE_TIME, ExternalBot
+
+        return ExternalBot(spec, move_time or DEFAULT_MOVE_TIME)
+    return contextlib.nullcontext(bot_named(spec, time.process_time))
+
+
+def bot_turns(state: GameState, seats: dict, default, turns: int | None = None):
+    """Let bots play ``turns`` turns (None: to the end): the bot in ``seats`` for a colour
+    there, else ``default``. Returns the state, the events written and the ``BotFailure``
+    that stopped the game, if one did (the events before it stand)."""
+    from meeple.cli.external import BotFailure
+
+    state, written = settle(state)
+    last = None if turns is None else state.turn + turns
+    try:
+        while awaiting(state) != "over" and (last is None or state.turn < last):
+            choose = seats.get(state.player, default)
+            state, events = play(state, choose(state))
+            written += events
+    except BotFailure as exc:
+        return state, written, exc
+    return state, written, None
+
+
+def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = None) -> Outcome:
+    """Let a bot play ``turns`` turns (None: to the end) of the digital game at ``path``.
+
+    A bot program that fails stops the game where it failed: every move before stays
+    written, and the failure is raised (``Failure``, exit 1) with its reason.
+    """
+    from meeple.engine import check_can_play
+
+    game = load(path)
+    check_can_play(game.state)
+    with make_bot(bot, move_time) as choose:
+        state, written, failure = bot_turns(game.state, {}, choose, turns)
+    head = save(game, written) if written else game.head
+    if failure is not None:
+        raise Failure(f"{failure}; the game stops there: every move before it is written "
+                      f"(head {logfile.short(head)})", 1)
     return Outcome(path, state, _written(game, len(written)), head)
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import stat
-import time
 from collections.abc import Iterator
 
 from meeple.cli.output import emit_json, say
-from meeple.cli.session import check_bot
+from meeple.cli.session import bot_turns, check_bot, make_bot
 from meeple.cli.store import Failure, load_tileset
-from meeple.engine import new_game, run_turns, settle, start
+from meeple.engine import new_game, start
 from meeple.events import log as logfile
 from meeple.events.files import kind_of
 
@@ -30,11 +29,14 @@ def simulate_one(path: str, players: list[str], seed: str, bot: str, team: bool,
     """Play one seeded game to the end with a bot and write its log; returns a summary."""
     first = new_game(players, tileset or load_tileset(None), seed=seed, team=team,
                      unplaceable=unplaceable)
-    state, opening = settle(start(first))
-    state, events = run_turns(state, bot, None, time.process_time)
-    head = logfile.create(path, [first, *opening, *events])
-    return {"file": path, "seed": seed, "scores": dict(state.scores),
-            "winners": list(state.winners or ()), "head": head}
+    with make_bot(bot) as choose:
+        state, events, failure = bot_turns(start(first), {}, choose)
+    head = logfile.create(path, [first, *events])
+    summary = {"file": path, "seed": seed, "scores": dict(state.scores),
+               "winners": list(state.winners or ()), "head": head}
+    if failure is not None:
+        summary["stopped"] = failure.reason
+    return summary
 
 
 def _one(job: tuple) -> dict:
@@ -160,4 +162,7 @@ def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, 
         return
     for result in results:
         scores = " ".join(f"{s} {p}" for s, p in result["scores"].items())
+        if "stopped" in result:
+            say(f"{result['file']}: {scores}; stopped: the bot {result['stopped']}")
+            continue
         say(f"{result['file']}: {scores}; winner(s) {', '.join(result['winners'])}")

@@ -146,20 +146,28 @@ def _timed(seconds: float, clock: Callable[[], float]) -> Bot:
     return move
 
 
+def check_can_play(state: GameState) -> None:
+    """Whether a bot may play this game on: a digital game whose draws and dice the seed here
+    gives (the referee needs them, whatever the bot sees).
+
+    :raises InvalidCommand: a table-mode game; ``IllegalMove``: a sealed game without its seed.
+    """
+    if not state.digital:
+        raise InvalidCommand("bots play digital games only: in table mode the draws and dice "
+                             "come from the table")
+    if not state.chance_known:
+        raise IllegalMove("bots take their choices, like the draws and dice, from the game's "
+                          "seed, which in this sealed game only its holder has",
+                          rule=state.rule("chance"))
+
+
 def run_turns(state: GameState, bot: str, turns: int | None,
               clock: Callable[[], float] | None = None):
     """Let a bot (a spec, see ``bot_named``) play ``turns`` turns (None: to the end). Returns
     the state and the events."""
 
     choose = bot_named(bot, clock)
-    if not state.digital:
-        raise InvalidCommand("bots play digital games only: in table mode the draws and dice "
-                             "come from the table")
-    if not state.chance_known:
-
-        raise IllegalMove("bots take their choices, like the draws and dice, from the game's "
-                          "seed, which in this sealed game only its holder has",
-                          rule=state.rule("chance"))
+    check_can_play(state)
     state, written = settle(state)
     start_turn = state.turn
     while awaiting(state) != "over" and (turns is None or state.turn < start_turn + turns):

@@ -1,0 +1,204 @@
+"""Bots in any language: ``--bot cmd:PATH`` runs PATH and talks to it in JSON lines.
+
+The protocol (version 1), one JSON document per line, UTF-8:
+
+- meeple starts PATH (a ``.py`` file with this Python, anything else as a program) once per
+  game and seat, and first sends ``{"type": "hello", "protocol": 1, "edition": ...,
+  "colour": ..., "players": [...], "tileset": <the tile set definition>}``. No answer.
+- At each of the bot's decisions meeple sends ``{"type": "move", "protocol": 1,
+  "state": <the public state, as ``meeple show --json``>, "remaining": {tile id: count},
+  "moves": [...]}``; each move is ``{"place": [x, y, rotation]}``, ``{"meeple": target,
+  "figure": name}``, ``{"skip": true}`` or ``{"take_back": [x, y, target]}``. The bot
+  answers one line, ``{"move": INDEX}``, the index of its choice in ``moves``.
+- At the end meeple closes the bot's input; the bot should exit.
+
+Nothing hidden is sent: not the seed, not the order of the pile. A bot that exits, answers
+after the time limit, answers something that is not a move of the list, or writes a line
+over ``MAX_ANSWER`` bytes is stopped, and the reason is reported (``BotFailure``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from typing import IO
+
+from meeple.engine import (
+    Command,
+    GameState,
+    PlaceMeeple,
+    PlaceTile,
+    SkipMeeple,
+    TakeBack,
+    export,
+)
+from meeple.engine.mcts import options
+from meeple.events.text import escaped
+
+PROTOCOL = 1
+#: the longest answer line read from a bot, in bytes
+MAX_ANSWER = 1 << 16
+#: seconds a bot may take for one move unless told otherwise
+DEFAULT_MOVE_TIME = 10.0
+#: seconds a bot is given to exit after its input is closed
+EXIT_GRACE = 2.0
+
+
+class BotFailure(Exception):
+    """An external bot that crashed, answered late or answered something illegal."""
+
+    def __init__(self, spec: str, reason: str) -> None:
+        super().__init__(f"bot {spec} {reason}")
+        self.spec = spec
+        self.reason = reason
+
+
+def command_line(path: str) -> list[str]:
+    """How PATH is run: a ``.py`` file with this Python, anything else directly."""
+    return [sys.executable, path] if path.endswith(".py") else [path]
+
+
+def encode_move(command: Command) -> dict:
+    """A move as the protocol writes it."""
+    match command:
+        case PlaceTile():
+            return {"place": [command.x, command.y, command.rotation]}
+        case PlaceMeeple():
+            return {"meeple": command.target, "figure": command.figure}
+        case SkipMeeple():
+            return {"skip": True}
+        case TakeBack():
+            return {"take_back": [command.x, command.y, command.target]}
+    raise ValueError(f"{command!r} is not a move a bot chooses")
+
+
+class ExternalBot:
+    """A ``cmd:PATH`` bot: callable on a state like the engine's bots. Start it per game
+    (``with``); it raises ``BotFailure`` when the program fails."""
+
+    def __init__(self, spec: str, move_time: float = DEFAULT_MOVE_TIME) -> None:
+        self.spec = spec
+        self.path = spec.partition(":")[2]
+        self.move_time = move_time
+        self.process: subprocess.Popen[bytes] | None = None
+        self.errors: IO[bytes] | None = None
+        self.seconds = 0.0  # wall-clock seconds spent waiting for answers
+
+    def __enter__(self) -> ExternalBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _start(self, state: GameState) -> subprocess.Popen[bytes]:
+        self.errors = tempfile.TemporaryFile()
+        try:
+            self.process = subprocess.Popen(
+                command_line(self.path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self.errors, close_fds=True)
+        except OSError as exc:
+            raise BotFailure(self.spec, f"could not be started: {exc.strerror or exc}") from None
+        setup = state.setup
+        self._send({"type": "hello", "protocol": PROTOCOL, "edition": setup.edition,
+                    "colour": state.player,
+                    "players": [{"colour": p.colour, "name": p.name} for p in setup.players],
+                    "tileset": json.loads(_json(setup.tileset.definition))})
+        return self.process
+
+    def __call__(self, state: GameState) -> Command:
+        if self.process is None:
+            self._start(state)
+        moves = options(state)
+        self._send({"type": "move", "protocol": PROTOCOL, "state": export(state),
+                    "remaining": {t: n for t, n in state.remaining.items() if n},
+                    "moves": [encode_move(m) for m in moves]})
+        line = self._answer()
+        try:
+            index = json.loads(line)["move"]
+        except (ValueError, KeyError, TypeError):
+            raise BotFailure(self.spec, "answered a line that is not {\"move\": INDEX}: "
+                             + escaped(line[:80].decode("utf-8", "replace"))) from None
+        if not isinstance(index, int) or isinstance(index, bool) \
+                or not 0 <= index < len(moves):
+            raise BotFailure(self.spec, f"answered move {escaped(str(index))[:40]}, which is "
+                             f"not one of the {len(moves)} moves offered (0 to {len(moves) - 1})")
+        return moves[index]
+
+    def _send(self, message: dict) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise BotFailure(self.spec, self._exit_words()) from None
+
+    def _answer(self) -> bytes:
+        """One line from the bot within the time limit, or ``BotFailure``."""
+        assert self.process is not None and self.process.stdout is not None
+        out = self.process.stdout
+        begin = time.monotonic()
+        deadline = begin + self.move_time
+        buffer = b""
+        while b"\n" not in buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BotFailure(self.spec, f"gave no answer within {self.move_time:g} s")
+            ready, _, _ = select.select([out], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(out.fileno(), 4096)
+            if not chunk:
+                raise BotFailure(self.spec, self._exit_words())
+            buffer += chunk
+            if len(buffer) > MAX_ANSWER and b"\n" not in buffer:
+                raise BotFailure(self.spec, f"wrote a line over {MAX_ANSWER} bytes")
+        self.seconds += time.monotonic() - begin
+        line, _, rest = buffer.partition(b"\n")
+        if rest.strip():
+            raise BotFailure(self.spec, "answered more than one line to one move")
+        return line
+
+    def _exit_words(self) -> str:
+        assert self.process is not None
+        try:
+            code = self.process.wait(EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            return "closed its output without answering"
+        said = ""
+        if self.errors is not None:
+            self.errors.seek(0)
+            tail = self.errors.read()[-400:].decode("utf-8", "replace").strip().splitlines()
+            if tail:
+                said = f" (its last words: {escaped(tail[-1])[:200]})"
+        return f"exited with code {code} without answering{said}"
+
+    def close(self) -> None:
+        """Close the bot's input, give it a moment to exit, then stop it."""
+        process, self.process = self.process, None
+        if process is not None:
+            try:
+                if process.stdin is not None:
+                    process.stdin.close()
+            except OSError:
+                pass
+            try:
+                process.wait(EXIT_GRACE)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        if self.errors is not None:
+            self.errors.close()
+            self.errors = None
+
+
+def _json(value: object) -> bytes:
+    import msgspec
+
+    return msgspec.json.encode(value)
