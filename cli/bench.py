@@ -203,23 +203,23 @@ def _scaling(results: dict, tileset: TileSetDef, factor: int, repeats: int) -> d
     sizes = {}
     figures: dict[int, dict[str, Spread]] = {}
     for times in (1, factor):
-        big = scaled_set(tileset, times) if times > 1 else tileset
-        _, log = play_random("scale", ["red", "black"], big)
+        tiles = scaled_set(tileset, times) if times > 1 else tileset
+        _, log = play_random("scale", ["red", "black"], tiles)
         positions = _at_90_percent(log, 5)
         listed = sum(len(all_moves(p)) for p in positions) / len(positions)
         spreads = [_cpu_time(functools.partial(all_moves, p), repeats, 3) for p in positions]
         legal = tuple(statistics.mean(s[i] for s in spreads) for i in range(3))
-        check = _cpu_time(lambda log=log: verify(log), max(5, repeats // 2),
+        check = _cpu_time(functools.partial(verify, log), max(5, repeats // 2),
                           max(1, 20 // times))
         figures[times] = {"legal": legal, "per": tuple(v / listed for v in legal),  # type: ignore[dict-item]
                           "check": tuple(v / len(log) for v in check)}  # type: ignore[dict-item]
-        sizes[f"x{times}"] = {"tiles": sum(t.count for t in big.tiles), "log_lines": len(log),
-                        "placements_listed": round(listed, 1),
-                        "frontier": len(positions[0].frontier)}
+        sizes[f"x{times}"] = {"tiles": sum(t.count for t in tiles.tiles), "log_lines": len(log),
+                              "placements_listed": round(listed, 1),
+                              "frontier": len(positions[0].frontier)}
     for name, key in (("scale_legal_moves", "legal"), ("scale_legal_per_placement", "per"),
                       ("scale_check_line", "check")):
-        small, big = figures[1][key], figures[factor][key]
-        results[name] = (big[0] / small[2], big[1] / small[1], big[2] / small[0])
+        one, many = figures[1][key], figures[factor][key]
+        results[name] = (many[0] / one[2], many[1] / one[1], many[2] / one[0])
     return {"factor": factor, "sizes": sizes}
 
 

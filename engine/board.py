@@ -11,7 +11,7 @@ the placements, not the size of the board.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import islice
 
 from meeple.engine.geometry import AROUND, FACING, STEP, around, opposite
@@ -122,7 +122,8 @@ def placement_at(state: GameState, tile: TileType, index: int) -> tuple[int, int
     raise IndexError(f"tile {tile.id} has no placement {index}")
 
 
-def fitting_cells(state: GameState, tile: TileType):
+def fitting_cells(state: GameState,
+                  tile: TileType) -> Iterator[tuple[tuple[int, int], tuple[int, ...]]]:
     """The frontier cells where ``tile`` fits, with the rotation indexes (0-3) that fit
     there, read from the groups of the needs it fits (no frontier walk), in no set order."""
     fitting = tile.fitting
@@ -135,9 +136,9 @@ def fitting_cells(state: GameState, tile: TileType):
                     yield cell, rotations
     else:
         for need, rotations in fitting.items():
-            group = groups.get(need)
-            if group:
-                for cell in group:
+            cells = groups.get(need)
+            if cells:
+                for cell in cells:
                     yield cell, rotations
 
 
