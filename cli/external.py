@@ -36,8 +36,8 @@ from meeple.engine import (
     SkipMeeple,
     TakeBack,
     export,
+    move_options,
 )
-from meeple.engine.mcts import options
 from meeple.events.text import escaped
 
 PROTOCOL = 1
@@ -113,7 +113,7 @@ class ExternalBot:
     def __call__(self, state: GameState) -> Command:
         if self.process is None:
             self._start(state)
-        moves = options(state)
+        moves = move_options(state)
         self._send({"type": "move", "protocol": PROTOCOL, "state": export(state),
                     "remaining": {t: n for t, n in state.remaining.items() if n},
                     "moves": [encode_move(m) for m in moves]})

@@ -45,16 +45,16 @@ from meeple.engine.deciding import (
     moves_with_targets,
     undoable,
 )
+from meeple.engine.detached import advance, detach, play_move, playout
 from meeple.engine.edition import Edition, Expansion, Figure
 from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named, expansion_named
 from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
 from meeple.engine.flow import awaiting, awaiting_seed, next_event
 from meeple.engine.game import Game
 from meeple.engine.geometry import SIDES
-from meeple.engine.mcts import mcts_move, search
+from meeple.engine.mcts import mcts_move, move_options, search
 from meeple.engine.moves import Move, legal_moves
 from meeple.engine.playing import fold, play, settle, walk
-from meeple.engine.playout import advance, detach, play_move, playout
 from meeple.engine.scoring import projected
 from meeple.engine.setup import new_game, seal, start
 from meeple.engine.snapshot import PHASES, breakdown, effective_events, export, reserves
@@ -117,6 +117,7 @@ __all__ = [
     "legal_moves",
     "legal_targets",
     "mcts_move",
+    "move_options",
     "moves_with_targets",
     "new_game",
     "next_event",

@@ -93,7 +93,7 @@ def _refuse(state: GameState, event: Event) -> None:
 
 
 def apply_unrecorded(state: GameState, event: Event) -> None:
-    """Apply one event to a state detached from its log (``meeple.engine.playout``): the
+    """Apply one event to a state detached from its log (``meeple.engine.detached``): the
     same change ``evolve`` makes, with no undo step kept and no ``seq`` check."""
     _apply(state, event)
     state.next_seq = event.seq + 1

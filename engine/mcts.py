@@ -1,6 +1,6 @@
 """A search bot: Monte-Carlo tree search over placements and figure steps (``mcts``).
 
-Each iteration plays a detached copy of the position (``meeple.engine.playout``) down the
+Each iteration plays a detached copy of the position (``meeple.engine.detached``) down the
 tree, choosing moves by UCT (upper confidence bounds), then on with random moves for a
 few turns, and scores the end with ``projected`` (the points plus what the end of the game
 would pay for every realm held now). Chance is sampled, never read: draws come from the
@@ -23,8 +23,8 @@ from collections.abc import Callable
 from meeple.engine.board import placements
 from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
 from meeple.engine.deciding import followers_to_take_back, legal_targets
+from meeple.engine.detached import advance, detach, play_move, playout
 from meeple.engine.flow import awaiting
-from meeple.engine.playout import advance, detach, play_move, playout
 from meeple.engine.scoring import projected
 from meeple.engine.state import GameState
 
@@ -36,7 +36,7 @@ EXPLORATION = 0.7
 LEAD_SCALE = 20.0
 
 
-def options(state: GameState) -> list[Command]:
+def move_options(state: GameState) -> list[Command]:
     """The moves a search considers: every legal placement; then every figure on every free
     target, skipping, and after a festival tile taking a follower back (SW-3.1, SW-4, CL-7).
     The same as the legal moves, in a fixed order."""
@@ -63,7 +63,7 @@ class _Node:
 
     def __init__(self, state: GameState) -> None:
         self.side = state.side_of[state.player]
-        self.moves = options(state)
+        self.moves = move_options(state)
         self.visits = [0] * len(self.moves)
         self.totals = [0.0] * len(self.moves)
         #: for each move, the positions it led to, by what chance brought

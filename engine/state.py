@@ -136,7 +136,7 @@ class GameState(msgspec.Struct):
     #: (``meeple.engine.flow``): worked out once the last tile is played
     final_queue: tuple[int, ...] | None = None
     final_from: int = 0
-    #: a copy played on without a log by a search (``meeple.engine.playout``): it keeps no
+    #: a copy played on without a log by a search (``meeple.engine.detached``): it keeps no
     #: undo steps, and ``evolve`` refuses it
     detached: bool = False
     #: draws and dice are sampled by a search from what players can see: ``pile`` is then the

@@ -11,12 +11,12 @@ from meeple.engine import (
     evolve,
     greedy_move,
     mcts_move,
+    move_options,
     next_event,
     projected,
     random_move,
     settle,
 )
-from meeple.engine.mcts import options
 
 from helpers import bundled, classic
 
@@ -56,7 +56,7 @@ def test_a_budget_in_seconds_stops_the_search_when_the_clock_says():
     ticks = iter(range(10**6))
     game = _position("star-wars", "3", 5)
     move = bot_named("mcts:3s", clock=lambda: next(ticks))(game.state)  # one tick a look
-    assert move in options(game.state)
+    assert move in move_options(game.state)
 
 
 @pytest.mark.parametrize("name", sorted(SETS))
@@ -65,7 +65,7 @@ def test_the_search_replays_its_move_and_plays_a_legal_one(name):
     for _ in range(2):  # the placement, then the meeple step
         move = mcts_move(game.state, iterations=60)
         assert mcts_move(game.state, iterations=60) == move
-        assert move in options(game.state)
+        assert move in move_options(game.state)
         game.push(move)
 
 

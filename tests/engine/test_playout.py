@@ -1,4 +1,4 @@
-"""The playout path (``meeple.engine.playout``) plays the referee's rules: a game played
+"""The playout path (``meeple.engine.detached``) plays the referee's rules: a game played
 there with the seed's draws and dice and the same choices gives every score the referee
 gives, turn by turn; a sampling playout sees nothing of the hidden order of the pile."""
 
