@@ -65,3 +65,19 @@ def test_a_game_exports_what_show_json_prints(tmp_path):
     path = tmp_path / "g.jsonl"
     log.create(path, game.events)
     assert game.export() == run_json("show", path)
+
+
+def test_every_engine_module_but_chance_is_banned_as_a_deep_import():
+    import os
+    import re
+    import tomllib
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as file:
+        banned = tomllib.load(file)["tool"]["ruff"]["lint"]["flake8-tidy-imports"]["banned-api"]
+    modules = {name[:-3] for name in os.listdir(os.path.join(root, "engine"))
+               if re.fullmatch(r"[a-z_]+\.py", name) and name != "__init__.py"}
+    assert modules - {"chance"} <= {key.rpartition(".")[2] for key in banned
+                                    if key.startswith("meeple.engine.")}
+    import meeple.engine as api
+    assert not modules & set(api.__all__)  # no public name hides a module of its name
