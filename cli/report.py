@@ -84,8 +84,16 @@ def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
         + f" · tile set {escaped(view['tileset']['name'])} "
           f"({escaped(view['tileset']['status'])})")
     say("  scores   " + "  ".join(f"{s} {p}" for s, p in view["scores"].items()))
-    say("  reserve  " + "  ".join(f"{c} {r['small']}+{r['large']}"
-                                  for c, r in view["reserves"].items()) + "  (small+large)")
+    figures = [figure.name for figure in state.edition.figures]
+    say("  reserve  " + "  ".join(f"{c} " + "+".join(str(r[f]) for f in figures)
+                                  for c, r in view["reserves"].items())
+        + (f"  ({'+'.join(figures)})" if len(figures) > 1 else ""))
+    if view["remaining"]:
+        import textwrap
+
+        say(textwrap.fill(" ".join(f"{escaped(t)}×{n}" for t, n in view["remaining"].items()),
+                          width=80, initial_indent="  tiles    ", subsequent_indent=" " * 11,
+                          break_on_hyphens=False))
     if "battle" in view:
         say("  battle   " + ", ".join(f"{s} rolls {n}" for s, n in view["battle"]["dice"].items()))
     if "winners" in view:

@@ -29,3 +29,16 @@ def test_the_demo_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     out = run("demo").stdout
     assert "game over" in out and "meeple demo --out" in out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_status_names_the_editions_figures_and_the_tiles_left_by_type(tmp_path):
+    classic_game, star_wars = tmp_path / "c.jsonl", tmp_path / "s.jsonl"
+    run("new", classic_game, "--players", "red,blue", "--edition", "classic", "--seed", "2")
+    run("new", star_wars, "--players", "red,black", "--seed", "2")
+    text = run("status", classic_game).stdout
+    assert "reserve  red 7  blue 7\n" in text and "small+large" not in text
+    wrapped = [line for line in text.splitlines() if line.startswith(("  tiles    ", " " * 11))]
+    assert len(wrapped) >= 2 and all(len(line) <= 80 for line in wrapped)
+    left = run_json("status", classic_game)["remaining"]
+    assert all(f"{tile}×{count}" in text for tile, count in left.items())
+    assert "red 4+1  black 4+1  (small+large)" in run("status", star_wars).stdout
