@@ -24,7 +24,7 @@ from meeple.cli.output import emit_json, fail, note, say
 app = typer.Typer(
     name="meeple",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     help="An event-sourced referee for Carcassonne: Star Wars Edition and the classic game "
     "(2011, with farmers and La Fiesta): play, undo, replay and check games kept as "
     "hash-chained JSON-lines logs.",
@@ -649,14 +649,14 @@ def main() -> None:
     the same root options, so what it prints is the same; anything else (no command, a
     mistyped one, top-level ``--help``) gets the whole tree.
     """
-    app_for(sys.argv[1:])()
+    app_for(sys.argv[1:])(prog_name="meeple")
 
 
 def app_for(argv: list[str]) -> typer.Typer:
     """``app``, or a copy of it holding only the command ``argv`` names (see ``main``)."""
     name = _command_named(argv)
-    if name is None:
-        return app
+    if name is None or any(key.startswith("_MEEPLE_COMPLETE") for key in os.environ):
+        return app  # shell completion asks the whole tree
     one = copy.copy(app)
     one.registered_commands = [info for info in app.registered_commands
                                if _name_of(info) == name]

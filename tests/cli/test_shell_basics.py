@@ -42,3 +42,20 @@ def test_status_names_the_editions_figures_and_the_tiles_left_by_type(tmp_path):
     left = run_json("status", classic_game)["remaining"]
     assert all(f"{tile}×{count}" in text for tile, count in left.items())
     assert "red 4+1  black 4+1  (small+large)" in run("status", star_wars).stdout
+
+
+def test_the_shell_completes_commands_and_options():
+    import os
+    import subprocess
+    import sys
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_MEEPLE_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - 1)}
+        done = subprocess.run([sys.executable, "-m", "meeple.cli.app"], env=env,
+                              capture_output=True, text=True, timeout=60)
+        return done.stdout.split()
+
+    assert complete("meeple sta") == ["status"]
+    assert "--bots" in complete("meeple arena --bo")
+    assert "--install-completion" in run("--help").stdout
