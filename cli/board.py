@@ -34,10 +34,31 @@ BOX = {
     frozenset("SW"): "┐", frozenset("NW"): "┘", frozenset("NES"): "├", frozenset("ESW"): "┬",
     frozenset("NSW"): "┤", frozenset("NEW"): "┴", frozenset("NESW"): "┼",
 }
-LEGEND = ("route - |   asteroid field #   planet @   intersection +   symbols: ^ rebel, "
-          "% empire, $ bounty hunters   meeples: r g k w o (capital: large)")
-CLASSIC_LEGEND = ("road - |   city #   pennant *   cloister C   crossing +   followers: r g b y k "
-                  "(a farmer stands at its field's edge half)")
+#: the glyph of each centre feature
+CENTRE = {"planet": "@", "cloister": "C"}
+
+
+def legend(state: GameState) -> str:
+    """What the glyphs of the board mean in this game's edition and tile set, in lines of at
+    most 80 columns."""
+    import textwrap
+
+    edition = state.edition
+    words = edition.vocabulary
+    area = "asteroid field" if words.area == "asteroid" else words.area
+    parts = [f"{words.path} - |", f"{area} #",
+             f"{words.centre} {CENTRE.get(words.centre, '@')}", "crossing +"]
+    symbols = dict.fromkeys(f.symbol for t in state.tileset.types.values() for f in t.features
+                            if f.symbol)
+    parts += [f"{SYMBOL.get(symbol, '?')} {escaped(symbol).replace('_', ' ')}"
+              for symbol in symbols]
+    noun = edition.figure + "s"
+    parts.append(f"{noun} " + " ".join(LETTER.get(c, "?") for c in state.players)
+                 + (" (capital: large)" if len(edition.figures) > 1 else ""))
+    if words.field is not None:
+        parts.append("a farmer stands at its field's edge half")
+    return textwrap.fill(" · ".join(parts), width=80, break_on_hyphens=False)
+
 
 Cell = tuple[str, str | None]
 _SIDE_POS = ((0, 2), (1, 4), (2, 2), (1, 0))
@@ -102,9 +123,8 @@ def draw(tile, r: int, meeples: Sequence[tuple[str, bool, int]], *,
 
 def _centre(tile, o, unicode: bool) -> Cell:
     if tile.planet >= 0:
-        if tile.features[tile.planet].kind == "cloister":
-            return ("C", "cloister")
-        return ("@", "planet")
+        kind = tile.features[tile.planet].kind
+        return (CENTRE.get(kind, "@"), kind)
     routes = [f for f in tile.features if ROLE.get(f.kind) == "path"]
     fields = [f for f in tile.features if ROLE.get(f.kind) == "area"]
     if routes and any(len(f.sides) == 1 for f in routes) and fields:

@@ -101,6 +101,10 @@ def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
     undo = view["undo"]
     say(f"  undo     {undo['steps']} step(s) ({undo['policy']}), redo {undo['redo']}")
     say(f"  head     {view['head_short']}  ({view['head']})")
+    if awaiting(state) == "place":
+        from meeple.cli.tilesheet import in_hand
+
+        say(in_hand(state))
     say(next_line(state))
 
 
@@ -111,6 +115,9 @@ def print_moves(state: GameState, as_json: bool) -> None:
         return
     waiting = awaiting(state)
     if waiting == "place":
+        from meeple.cli.tilesheet import in_hand
+
+        say(in_hand(state))
         say(f"{state.player} places {escaped(str(state.drawn))}: {len(listed)} legal "
             "placement(s)")
         for move in listed:
@@ -153,7 +160,7 @@ def _console():
 
 def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, compact: bool,
                 as_json: bool, svg: str | None = None) -> None:
-    from meeple.cli.board import LEGEND, render, to_plain, to_rich
+    from meeple.cli.board import legend, render, to_plain, to_rich
 
     state = _state_at(game, at, turn)
     if svg is not None:
@@ -173,7 +180,7 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
         console.print(to_rich(lines))
     else:
         say(to_plain(lines))
-    say(LEGEND)
+    say(legend(state))
     if state.tileset.status == "reconstructed":
         say(f"note: {RECONSTRUCTED}")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meeple.cli.board import draw
-from meeple.engine import TileSet
+from meeple.engine import GameState, TileSet, placements
 from meeple.events.text import escaped
 
 PER_ROW = 8
@@ -32,3 +32,21 @@ def sheet(tileset: TileSet) -> str:
             lines.append("".join(name.ljust(width) for _, _, name in row).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def in_hand(state: GameState) -> str:
+    """The tile in hand (ASCII, as the board draws it) in each rotation that fits somewhere,
+    side by side, each labelled with the ROTATION to type; empty when no tile is in hand."""
+    if state.drawn is None:
+        return ""
+    tile = state.tileset.types[state.drawn]
+    turns = sorted({rotation for _, _, rotation in placements(state, tile)})
+    if not turns:
+        return ""
+    arts = [["".join(ch for ch, _ in row) for row in draw(tile, r // 90, [], unicode=False)]
+            for r in turns]
+    lines = [f"tile in hand: {escaped(tile.id)}, as it fits (rotation to type below)"]
+    for row in range(3):
+        lines.append("  " + "   ".join(f"[{art[row]}]" for art in arts))
+    lines.append("  " + "   ".join(f"{r:^7}" for r in turns).rstrip())
+    return "\n".join(lines)

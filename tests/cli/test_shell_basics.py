@@ -59,3 +59,33 @@ def test_the_shell_completes_commands_and_options():
     assert complete("meeple sta") == ["status"]
     assert "--bots" in complete("meeple arena --bo")
     assert "--install-completion" in run("--help").stdout
+
+
+def test_moves_and_status_draw_the_tile_in_hand_in_the_rotations_that_fit(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "5")
+    for _ in range(6):
+        listed = run_json("moves", game)
+        text = run("moves", game).stdout.splitlines()
+        tile = run_json("status", game)["tile"]
+        assert text[0].startswith(f"tile in hand: {tile},")
+        assert [int(r) for r in text[4].split()] == sorted({m["rotation"] for m in listed})
+        assert len(text[1]) == len(text[2]) == len(text[3])
+        assert text[0] in run("status", game).stdout
+        run("autoplay", game, "--bot", "greedy")
+
+
+def test_the_board_legend_is_the_games_own_and_fits_80_columns(tmp_path):
+    classic_game, star_wars = tmp_path / "c.jsonl", tmp_path / "s.jsonl"
+    run("new", classic_game, "--players", "red,blue", "--edition", "classic", "--seed", "2")
+    run("new", star_wars, "--players", "red,black", "--seed", "2")
+    for game, present, absent in ((classic_game, ["city #", "cloister C", "followers r b"],
+                                   ["asteroid", "planet"]),
+                                  (star_wars, ["asteroid field #", "planet @", "meeples r k",
+                                               "capital: large"], ["city", "cloister"])):
+        text = run("show", game, "--ascii").stdout
+        legend = " ".join(text.split("\n\n")[-1].splitlines() if "\n\n" in text
+                          else text.splitlines())
+        assert all(word in legend for word in present), legend
+        assert not any(word in legend for word in absent), legend
+        assert all(len(line) <= 80 for line in text.splitlines() if "·" in line)
