@@ -464,6 +464,21 @@ def autoplay(
 
 @app.command()
 @guarded
+def play(
+    game: Game,
+    bot: Annotated[list[str] | None, typer.Option(
+        help="A bot seat, COLOUR=BOT (repeatable), e.g. black=mcts; bots: " + BOT_HELP,
+        metavar="COLOUR=BOT")] = None,
+    move_time: MoveTime = 10.0,
+) -> None:
+    """Play at the terminal: type moves without the file name; bots take their seats."""
+    from meeple.cli.interactive import run_play, seats
+
+    run_play(game, seats(bot or []), move_time)
+
+
+@app.command()
+@guarded
 def arena(
     bots: Annotated[str, typer.Option(help="Two to five bots, comma-separated: " + BOT_HELP)],
     games: Annotated[int, typer.Option(help="How many games, rounded up to every seating of "

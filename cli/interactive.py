@@ -1,0 +1,208 @@
+"""``meeple play GAME``: a game at the terminal, typed move by move, against bots or not.
+
+Each line is a command of the CLI without the file name (``place 1 0 90 route:E``,
+``deploy planet``, ``skip``, ``undo``, ``draw L``, ``roll red=5 black=2``, ``moves``,
+``show``, ``status``, ``score``), run by the same code as on the command line, so every
+move is checked, appended and reported the same way. After each move the board and the
+tile in hand are drawn again, and the bot seats (``--bot black=mcts``) play until a person
+is to act. Tab completes commands, legal placements, targets and tiles (prompt_toolkit);
+Up and Down walk the history. Ctrl-D or ``quit`` ends the session, Ctrl-C too: a move is
+either appended whole or not at all, so the log is never left half written.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Iterable
+
+from prompt_toolkit.completion import Completer, Completion
+
+from meeple.cli.output import note, say
+
+#: the verbs a line may start with, as typed
+VERBS = ("place", "deploy", "skip", "take-back", "draw", "roll", "undo", "redo", "moves",
+         "show", "status", "score", "continue", "help", "quit", "exit")
+HELP = ("commands: place X Y ROTATION [TARGET] · deploy TARGET [--large] · skip · take-back X Y "
+        "TARGET · draw TILE · roll COLOUR=N,N ... · undo [--steps N] · redo · moves · show · "
+        "status · score · quit (Tab completes; Up and Down recall)")
+
+
+def seats(specs: Iterable[str]) -> dict[str, str]:
+    """``COLOUR=BOT`` options as {colour: bot spec}.
+
+    :raises Failure: (2) a malformed option or a bot that is none.
+    """
+    from meeple.cli.session import check_bot
+    from meeple.cli.store import Failure
+
+    found: dict[str, str] = {}
+    for spec in specs:
+        colour, equals, bot = spec.partition("=")
+        if not equals or not colour or not bot:
+            raise Failure(f"--bot takes COLOUR=BOT (e.g. black=mcts), not {spec!r}", 2)
+        check_bot(bot)
+        found[colour.strip().lower()] = bot.strip()
+    return found
+
+
+def _run(argv: list[str]) -> int:
+    """Run one CLI command in this process; its exit code (its messages are already shown)."""
+    from meeple.cli.app import app_for
+
+    try:
+        app_for(argv)(argv, prog_name="meeple")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
+def _state(path: str):
+    from meeple.cli.session import open_game
+
+    return open_game(path).state
+
+
+def _bots_move(path: str, bots: dict[str, str], move_time: float) -> None:
+    """Let the bot seats play until a person is to act (or the game is over)."""
+    from meeple.engine import awaiting
+
+    while True:
+        state = _state(path)
+        if awaiting(state) not in ("place", "meeple") or state.player not in bots:
+            return
+        say(f"-- {state.player} ({bots[state.player]}) plays --")
+        if _run(["autoplay", path, "--bot", bots[state.player], "--turns", "1",
+                 "--move-time", str(move_time)]):
+            note("meeple: the bot could not play on; the game waits for you")
+            return
+
+
+def _show(path: str) -> None:
+    from meeple.cli.report import next_line
+    from meeple.cli.tilesheet import in_hand
+
+    _run(["show", path])
+    state = _state(path)
+    hand = in_hand(state)
+    if hand:
+        say(hand)
+    say(next_line(state))
+
+
+def _argv(path: str, line: str) -> list[str] | None:
+    """The CLI command a typed line stands for, or None for an empty line."""
+    words = shlex.split(line)
+    if not words:
+        return None
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "place" and len(rest) == 4 and not rest[3].startswith("-"):
+        rest = [*rest[:3], "--meeple", rest[3]]  # place X Y R TARGET
+    return [verb, path, *rest]
+
+
+class _Completer(Completer):
+    """Tab completion: the verbs, then what the game allows now (placements with their
+    targets, targets, tiles left, the sides that roll)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def candidates(self, verb: str) -> list[str]:
+        from meeple.engine import legal_moves
+
+        try:
+            state = _state(self.path)
+        except Exception:  # a log that cannot be read offers nothing to complete
+            return []
+        moves = legal_moves(state)
+        if verb == "place":
+            return [f"{m.x} {m.y} {m.rotation}" + (f" {t}" if t else "")
+                    for m in moves for t in ("", *m.targets)]
+        if verb == "deploy":
+            return sorted({t for m in moves for t in m.targets})
+        if verb == "draw":
+            return sorted(t for t, n in state.remaining.items() if n)
+        if verb == "roll" and state.battle is not None:
+            return [f"{side}=" for side in state.battle.active]
+        return []
+
+    def get_completions(self, document, complete_event):
+        line = document.text_before_cursor.lstrip()
+        if " " not in line:
+            typed, found = line, list(VERBS)
+        else:
+            verb, typed = line.split(" ", 1)
+            found = self.candidates(verb.lower())
+        for option in found:
+            if option.startswith(typed):
+                yield Completion(option, start_position=-len(typed))
+
+
+def run_play(path: str, bots: dict[str, str], move_time: float) -> None:
+    """The session (see the module). Reads lines from a terminal with prompt_toolkit, or
+    plainly from a pipe."""
+    from meeple.cli.store import Failure
+
+    state = _state(path)  # an unreadable or invalid log stops here, with its error
+    for colour in bots:
+        if colour not in state.players:
+            raise Failure(f"--bot {colour}=...: {colour} does not play in this game; players: "
+                          + ", ".join(state.players), 2)
+    if bots and not state.digital:
+        raise Failure("bot seats play digital games only: in table mode the draws and dice "
+                      "come from the table", 2)
+    read = _terminal_reader(path) if sys.stdin.isatty() and sys.stdout.isatty() else _pipe_reader
+    _bots_move(path, bots, move_time)
+    _show(path)
+    while True:
+        try:
+            line = read("meeple> ")
+        except EOFError:
+            say("")
+            return
+        except KeyboardInterrupt:
+            say("(interrupted: the log keeps every move made)")
+            return
+        try:
+            argv = _argv(path, line)
+        except ValueError as exc:
+            note(f"meeple: error: cannot read that line: {exc}")
+            continue
+        if argv is None:
+            continue
+        verb = argv[0]
+        if verb in ("quit", "exit"):
+            return
+        if verb == "help":
+            say(HELP)
+            continue
+        if verb not in VERBS:
+            note(f"meeple: error: unknown command {verb!r}; {HELP}")
+            continue
+        try:
+            code = _run(argv)
+        except KeyboardInterrupt:
+            say("(interrupted: the log keeps every move made)")
+            return
+        if code == 0 and verb not in ("moves", "show", "status", "score"):
+            _bots_move(path, bots, move_time)
+            _show(path)
+
+
+def _pipe_reader(prompt: str) -> str:
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def _terminal_reader(path: str):
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import InMemoryHistory
+
+    session: PromptSession[str] = PromptSession(history=InMemoryHistory(),
+                                                completer=_Completer(path),
+                                                complete_while_typing=False)
+    return session.prompt
+

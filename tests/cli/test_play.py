@@ -1,0 +1,136 @@
+"""`meeple play`: a game typed at a terminal, with bot seats. Tested in a real terminal (tmux:
+line editing, Tab completion, Ctrl-C and Ctrl-D) and through a pipe."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from meeple.events import log
+
+from helpers import fail, run, run_json
+
+PLAY = [sys.executable, "-m", "meeple.cli.app", "play"]
+
+
+def _play(path, lines: str, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*PLAY, str(path), *options], input=lines, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "11")
+    move = run_json("moves", game)[0]
+    target = move["meeples"][0] if move["meeples"] else ""
+    done = _play(game, f"moves\nplace 99 99 0\nbogus\nplace {move['x']} {move['y']} "
+                       f"{move['rotation']} {target}\nquit\n", "--bot", "black=greedy")
+    assert done.returncode == 0, done.stderr
+    assert "does not touch a placed tile" in done.stderr and "unknown command 'bogus'" in done.stderr
+    assert "-- black (greedy) plays --" in done.stdout and "tile in hand:" in done.stdout
+    status = run_json("status", game)
+    assert status["turn"] == 3 and status["player"] == "red"  # red moved, then black's bot
+    run("check", game)
+
+
+@pytest.mark.parametrize("options, words", [
+    (["--bot", "black"], "COLOUR=BOT"), (["--bot", "black=clever"], "unknown bot"),
+    (["--bot", "green=greedy"], "green does not play"),
+])
+def test_bad_bot_seats_are_usage_errors(tmp_path, options, words):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "1")
+    assert words in fail("play", game, *options, code=2)
+
+
+class _Terminal:
+    """A tmux pane running a command, on a server of its own."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.socket = f"meeple-test-{uuid.uuid4().hex[:8]}"
+        self.tmux(["new-session", "-d", "-x", "120", "-y", "60", "-s", "t",
+                   " ".join(command) + "; echo EXITED $?; sleep 30"])
+
+    def tmux(self, args: list[str]) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
+                              text=True, timeout=30, env={**os.environ, "TERM": "xterm"}).stdout
+
+    def keys(self, *keys: str) -> None:
+        self.tmux(["send-keys", "-t", "t", *keys])
+
+    def screen(self) -> str:
+        return self.tmux(["capture-pane", "-p", "-t", "t", "-S", "-200"])
+
+    def wait(self, text: str, seconds: float = 60) -> str:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} not on the screen:\n{self.screen()}")
+
+    def close(self) -> None:
+        self.tmux(["kill-server"])
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_a_terminal_session_completes_plays_and_ends_cleanly(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "11")
+    move = run_json("moves", game)[0]
+    terminal = _Terminal([*PLAY, str(game), "--bot", "black=greedy"])
+    try:
+        terminal.wait("meeple>")
+        terminal.keys("pla")
+        time.sleep(0.5)
+        terminal.keys("Tab")
+        terminal.wait("meeple> place")
+        terminal.keys(" ", f"{move['x']} {move['y']} {move['rotation']}")
+        time.sleep(0.5)
+        terminal.keys("Tab")  # the placement's targets are offered
+        shown = terminal.wait(f"{move['x']} {move['y']} {move['rotation']} {move['meeples'][0]}")
+        assert "meeple> place" in shown
+        terminal.keys("Escape")
+        time.sleep(0.3)
+        terminal.keys("C-u")  # the line is cleared, as in any shell
+        terminal.keys(f"place {move['x']} {move['y']} {move['rotation']}", "Enter")
+        terminal.wait("meeple>", 60)
+        terminal.keys("skip", "Enter")
+        terminal.wait("-- black (greedy) plays --")
+        terminal.keys("C-c")
+        shown = terminal.wait("EXITED")
+        assert "EXITED 0" in shown and "Traceback" not in shown
+    finally:
+        terminal.close()
+    status = run_json("status", game)
+    assert status["turn"] == 3 and status["player"] == "red"
+    assert len(log.read(game).events) > 5
+    run("check", game)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_ctrl_d_ends_a_terminal_session_and_up_recalls_a_line(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "12")
+    before = game.read_bytes()
+    terminal = _Terminal([*PLAY, str(game)])
+    try:
+        terminal.wait("meeple>")
+        terminal.keys("status", "Enter")
+        terminal.wait("head ")
+        terminal.keys("Up")
+        time.sleep(0.5)
+        assert terminal.screen().rstrip().endswith("meeple> status")
+        terminal.keys("C-u", "C-d")
+        shown = terminal.wait("EXITED")
+        assert "EXITED 0" in shown
+    finally:
+        terminal.close()
+    assert game.read_bytes() == before
+    assert json.loads(json.dumps(run_json("status", game)))["turn"] == 1
