@@ -43,8 +43,8 @@ Expansions = Annotated[list[str] | None, typer.Option(
 COORDS = {"ignore_unknown_options": True}
 BOT_HELP = ("random, greedy, mcts, mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
             "move), or cmd:PATH (a bot program, see the README).")
-MoveTime = Annotated[float, typer.Option(min=0.001, max=3600, help="Seconds a cmd:PATH bot "
-                                         "may take for one move.", metavar="SECONDS")]
+MoveTime = Annotated[float, typer.Option(help="Seconds a cmd:PATH bot may take for one move "
+                                         "(above 0, at most 3600).", metavar="SECONDS")]
 
 
 def _version(shown: bool) -> None:
@@ -455,9 +455,12 @@ def autoplay(
     """Let a bot play the current and following turns of a digital game."""
     from meeple.cli.report import report_move
     from meeple.cli.session import autoplay as play_bot
-    from meeple.cli.session import check_bot
+    from meeple.cli.session import check_bot, check_move_time
 
     check_bot(bot)
+    check_move_time(move_time)
+    if turns < 1 and not to_end:
+        fail(f"--turns must be at least 1; got {turns}", 2)
     done = play_bot(game, bot, None if to_end else turns, move_time)
     report_move(game, done.state, done.events, done.head, as_json)
 
@@ -473,7 +476,9 @@ def play(
 ) -> None:
     """Play at the terminal: type moves without the file name; bots take their seats."""
     from meeple.cli.interactive import run_play, seats
+    from meeple.cli.session import check_move_time
 
+    check_move_time(move_time)
     run_play(game, seats(bot or []), move_time)
 
 

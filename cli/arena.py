@@ -5,8 +5,9 @@ Each seed is played once per seating, the bots' seats rotated (two bots: each se
 seats swapped), so luck in the tiles falls on every bot alike. Every game is written to
 ``OUT/arena-SEED-I.jsonl`` (the players named by their bots), and every such log passes
 ``meeple check``: a bot program that fails stops its game at its last legal move and
-loses it. The games run on every core. Reported: each bot's wins (a tie counts half) with
-a 95% Wilson interval, its mean score, the mean score difference of the first two bots
+loses it (the others share the win by their scores so far). The games run on every core;
+logs are written by this process, whole, for the games counted. Reported: each bot's wins
+(a tie counts half) with a 95% Wilson interval, its mean score in the games played out, the mean score difference of the first two bots
 with its standard error, and each bot's time a move (CPU seconds for the engine's bots,
 wall-clock seconds waiting for a program). ``--sprt P0,P1`` stops as soon as Wald's test
 decides whether the first bot wins at most P0 or at least P1 of its games (errors 5%).
@@ -18,7 +19,7 @@ import os
 import time
 
 from meeple.cli.output import emit_json, say
-from meeple.cli.session import bot_turns, check_bot, make_bot
+from meeple.cli.session import bot_label, bot_turns, check_bot, check_move_time, make_bot
 from meeple.cli.simulating import check_seed, prepare_folder
 from meeple.cli.stats import Sprt, mean_and_error, wilson
 from meeple.cli.store import Failure
@@ -52,9 +53,10 @@ class _Timed:
 
 def play_one(job: tuple) -> dict:
     """One arena game: ``(path, seed, seating, colours, tileset, move_time)``, where the
-    seating lists the bots by seat. Writes its log and returns its result."""
+    seating lists the bots by seat. Returns its result with its events, for the caller to
+    write (only the games it counts, and never half a file)."""
     path, seed, seating, colours, tileset, move_time = job
-    first = new_game(colours, tileset, names=list(seating), seed=seed)
+    first = new_game(colours, tileset, names=[bot_label(b) for b in seating], seed=seed)
     contexts = [make_bot(spec, move_time) for spec in seating]
     timed = []
     try:
@@ -65,20 +67,19 @@ def play_one(job: tuple) -> dict:
     finally:
         for context in contexts:
             context.__exit__(None, None, None)
-    head = logfile.create(path, [first, *events])
     scores = [state.scores[state.side_of[c]] for c in colours]
     result: dict = {"file": path, "seed": seed, "seats": list(seating), "scores": scores,
-                    "head": head, "seconds": [t.seconds for t in timed],
-                    "moves": [t.moves for t in timed], "stopped": None}
+                    "seconds": [t.seconds for t in timed], "moves": [t.moves for t in timed],
+                    "stopped": None, "events": [first, *events]}
+    # a bot that fails loses; the others share the win by their scores so far
+    alive = list(range(len(colours)))
     if failure is not None:
         loser = colours.index(state.player)
         result["stopped"] = {"seat": loser, "bot": seating[loser], "reason": failure.reason}
-        shares = [0.0 if i == loser else 1.0 / (len(colours) - 1) for i in range(len(colours))]
-    else:
-        best = max(scores)
-        top = [i for i, s in enumerate(scores) if s == best]
-        shares = [1.0 / len(top) if i in top else 0.0 for i in range(len(colours))]
-    result["shares"] = shares
+        alive.remove(loser)
+    best = max(scores[i] for i in alive)
+    top = [i for i in alive if scores[i] == best]
+    result["shares"] = [1.0 / len(top) if i in top else 0.0 for i in range(len(colours))]
     return result
 
 
@@ -100,19 +101,20 @@ def summarise(bots: list[str], results: list[dict]) -> dict:
                                 "moves": 0, "failed": 0} for b in bots}
     diffs = []
     for result in results:
-        by_bot: dict[str, list[int]] = {}
+        whole = result["stopped"] is None  # a stopped game's scores count for nothing
         for seat, bot in enumerate(result["seats"]):
             entry = per[bot]
             entry["games"] += 1
             entry["wins"] += result["shares"][seat]
-            entry["scores"].append(result["scores"][seat])
+            if whole:
+                entry["scores"].append(result["scores"][seat])
             entry["seconds"] += result["seconds"][seat]
             entry["moves"] += result["moves"][seat]
-            by_bot.setdefault(bot, []).append(result["scores"][seat])
             if result["stopped"] and result["stopped"]["seat"] == seat:
                 entry["failed"] += 1
-        if len(bots) >= 2 and bots[0] != bots[1]:
-            diffs.append(by_bot[bots[0]][0] - by_bot[bots[1]][0])
+        if whole:
+            seat_of = {bot: seat for seat, bot in enumerate(result["seats"])}
+            diffs.append(result["scores"][seat_of[bots[0]]] - result["scores"][seat_of[bots[1]]])
     table = []
     for bot in dict.fromkeys(bots):
         entry = per[bot]
@@ -120,7 +122,8 @@ def summarise(bots: list[str], results: list[dict]) -> dict:
         mean, error = mean_and_error([float(s) for s in entry["scores"]])
         table.append({"bot": bot, "games": entry["games"], "wins": entry["wins"],
                       "win_rate": entry["wins"] / entry["games"] if entry["games"] else None,
-                      "wilson95": [round(low, 4), round(high, 4)], "mean_score": round(mean, 2),
+                      "wilson95": [round(low, 4), round(high, 4)],
+                      "mean_score": round(mean, 2) if entry["scores"] else None,
                       "mean_score_se": round(error, 2),
                       "seconds_per_move": (entry["seconds"] / entry["moves"]
                                            if entry["moves"] else None),
@@ -150,13 +153,19 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
                       f"{EDITIONS[edition].players[1]}", 2)
     for bot in bots:
         check_bot(bot)
+    if len(set(bots)) != len(bots):
+        raise Failure("--bots names a bot twice; an arena compares different bots (to pit a "
+                      "bot against itself, give it two specs, e.g. mcts:500,mcts:501)", 2)
+    if len({bot_label(b) for b in bots}) != len(bots):
+        raise Failure("--bots names two programs with the same file name; rename one", 2)
+    check_move_time(move_time)
     if not 1 <= games <= MAX_GAMES:
         raise Failure(f"--games must be 1 to {MAX_GAMES:,}; got {games}", 2)
     if sprt is not None and len(bots) != 2:
         raise Failure("--sprt compares two bots", 2)
     usable_jobs(jobs)
     seeds = -(-games // len(bots))
-    check_seed(seed, seeds * len(bots))
+    check_seed(seed, seeds * len(bots), game_name)
     colours = list(EDITIONS[edition].colours[:len(bots)])
     prepare_folder(out)
     taken = [n for n in range(seeds * len(bots))
@@ -171,6 +180,7 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     work = _work(out, bots, seeds, seed, colours, tileset, move_time)
     with _progress(seeds * len(bots), as_json) as advance:
         for result in ordered_map(play_one, work, jobs):
+            result["head"] = logfile.create(result["file"], result.pop("events"))
             results.append(result)
             advance()
             if test is not None:
@@ -197,11 +207,12 @@ def _say(summary: dict) -> None:
     for row in summary["bots"]:
         low, high = row["wilson95"]
         per_move = row["seconds_per_move"]
+        mean = f"{row['mean_score']:.1f}" if row["mean_score"] is not None else "-"
         timing = f"{per_move:.3f} s {row['clock']} a move" if per_move is not None else "-"
         failed = f" · {row['failed']} game(s) lost by failing" if row["failed"] else ""
         say(f"  {row['bot']:<{width}}  wins {row['wins']:g}/{row['games']} = "
             f"{row['win_rate']:.3f} (95% Wilson {low:.3f} to {high:.3f}) · mean score "
-            f"{row['mean_score']:.1f} · {timing}{failed}")
+            f"{mean} · {timing}{failed}")
     diff = summary.get("score_difference")
     if diff:
         say(f"  score difference {diff['of']} - {diff['over']}: {diff['mean']:+.1f} a game "

@@ -19,14 +19,16 @@ over ``MAX_ANSWER`` bytes is stopped, and the reason is reported (``BotFailure``
 
 from __future__ import annotations
 
+import collections
 import json
+import math
 import os
 import select
+import signal
 import subprocess
 import sys
-import tempfile
+import threading
 import time
-from typing import IO
 
 from meeple.engine import (
     Command,
@@ -47,6 +49,8 @@ MAX_ANSWER = 1 << 16
 DEFAULT_MOVE_TIME = 10.0
 #: seconds a bot is given to exit after its input is closed
 EXIT_GRACE = 2.0
+#: bytes of a bot's standard error kept, to quote its last words
+ERROR_TAIL = 4096
 
 
 class BotFailure(Exception):
@@ -85,8 +89,11 @@ class ExternalBot:
         self.spec = spec
         self.path = spec.partition(":")[2]
         self.move_time = move_time
+        if not math.isfinite(move_time) or move_time <= 0:
+            raise ValueError(f"a move time must be a positive number of seconds, not {move_time}")
         self.process: subprocess.Popen[bytes] | None = None
-        self.errors: IO[bytes] | None = None
+        #: the last ``ERROR_TAIL`` bytes the bot wrote to its standard error
+        self.errors: collections.deque[bytes] = collections.deque()
         self.seconds = 0.0  # wall-clock seconds spent waiting for answers
 
     def __enter__(self) -> ExternalBot:
@@ -96,13 +103,16 @@ class ExternalBot:
         self.close()
 
     def _start(self, state: GameState) -> subprocess.Popen[bytes]:
-        self.errors = tempfile.TemporaryFile()
         try:
+            # a session of its own, so that closing stops whatever the bot started too
             self.process = subprocess.Popen(
                 command_line(self.path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self.errors, close_fds=True)
+                stderr=subprocess.PIPE, close_fds=True, start_new_session=True)
         except OSError as exc:
             raise BotFailure(self.spec, f"could not be started: {exc.strerror or exc}") from None
+        assert self.process.stdin is not None and self.process.stderr is not None
+        os.set_blocking(self.process.stdin.fileno(), False)
+        threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True).start()
         setup = state.setup
         self._send({"type": "hello", "protocol": PROTOCOL, "edition": setup.edition,
                     "colour": state.player,
@@ -120,22 +130,47 @@ class ExternalBot:
         line = self._answer()
         try:
             index = json.loads(line)["move"]
-        except (ValueError, KeyError, TypeError):
+        except Exception:  # noqa: BLE001 - whatever the text, it is no answer (nesting too)
             raise BotFailure(self.spec, "answered a line that is not {\"move\": INDEX}: "
                              + escaped(line[:80].decode("utf-8", "replace"))) from None
         if not isinstance(index, int) or isinstance(index, bool) \
                 or not 0 <= index < len(moves):
-            raise BotFailure(self.spec, f"answered move {escaped(str(index))[:40]}, which is "
-                             f"not one of the {len(moves)} moves offered (0 to {len(moves) - 1})")
+            shown = escaped(json.dumps(index) if not isinstance(index, int) else str(index))
+            raise BotFailure(self.spec, f"answered move {shown[:40]}, which is not one of the "
+                             f"{len(moves)} moves offered (0 to {len(moves) - 1})")
         return moves[index]
 
+    def _drain(self, stream) -> None:
+        """Keep the tail of the bot's standard error, however much it writes."""
+        kept = 0
+        while chunk := stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096):
+            self.errors.append(chunk)
+            kept += len(chunk)
+            while kept > ERROR_TAIL and len(self.errors) > 1:
+                kept -= len(self.errors.popleft())
+
     def _send(self, message: dict) -> None:
+        """Write one line to the bot within the move time: a bot that does not read its
+        input fills the pipe, and is then stopped rather than waited for."""
         assert self.process is not None and self.process.stdin is not None
-        try:
-            self.process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise BotFailure(self.spec, self._exit_words()) from None
+        fd = self.process.stdin.fileno()
+        data = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        deadline = time.monotonic() + self.move_time
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BotFailure(self.spec, f"did not read its input within {self.move_time:g} s")
+            _, ready, _ = select.select([], [fd], [], min(left, 0.5))
+            if not ready:
+                if self.process.poll() is not None:
+                    raise BotFailure(self.spec, self._exit_words())
+                continue
+            try:
+                data = data[os.write(fd, data):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise BotFailure(self.spec, self._exit_words()) from None
 
     def _answer(self) -> bytes:
         """One line from the bot within the time limit, or ``BotFailure``."""
@@ -148,8 +183,10 @@ class ExternalBot:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise BotFailure(self.spec, f"gave no answer within {self.move_time:g} s")
-            ready, _, _ = select.select([out], [], [], left)
+            ready, _, _ = select.select([out], [], [], min(left, 0.5))
             if not ready:
+                if self.process.poll() is not None:  # gone, though a child holds the pipe
+                    raise BotFailure(self.spec, self._exit_words())
                 continue
             chunk = os.read(out.fileno(), 4096)
             if not chunk:
@@ -170,32 +207,35 @@ class ExternalBot:
         except subprocess.TimeoutExpired:
             return "closed its output without answering"
         said = ""
-        if self.errors is not None:
-            self.errors.seek(0)
-            tail = self.errors.read()[-400:].decode("utf-8", "replace").strip().splitlines()
-            if tail:
-                said = f" (its last words: {escaped(tail[-1])[:200]})"
+        time.sleep(0.05)  # the last words, still in the pipe
+        tail = b"".join(self.errors)[-400:].decode("utf-8", "replace").strip().splitlines()
+        if tail:
+            said = f" (its last words: {escaped(tail[-1])[:200]})"
         return f"exited with code {code} without answering{said}"
 
     def close(self) -> None:
-        """Close the bot's input, give it a moment to exit, then stop it."""
+        """Close the bot's input, give it a moment to exit, then stop it and whatever it
+        started (its process group)."""
         process, self.process = self.process, None
-        if process is not None:
-            try:
-                if process.stdin is not None:
-                    process.stdin.close()
-            except OSError:
-                pass
-            try:
-                process.wait(EXIT_GRACE)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            if process.stdout is not None:
-                process.stdout.close()
-        if self.errors is not None:
-            self.errors.close()
-            self.errors = None
+        if process is None:
+            return
+        try:
+            if process.stdin is not None:
+                process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def _json(value: object) -> bytes:

@@ -77,7 +77,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iter
     size = max(1, min(MAX_CHUNK, len(first) // (workers * 8)))
     feed = _Feed(_chunks(itertools.chain(first, items), size), room=workers * AHEAD)
     others = _children()
-    pool = multiprocessing.get_context("fork").Pool(workers)
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts)
     try:
         # chunks are made here, not by imap, whose chunked results cannot be awaited with a
         # timeout
@@ -88,6 +88,14 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iter
         feed.stop()
         pool.terminate()
         pool.join()
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the parent, which terminates the pool: a worker interrupted
+    while it holds the pool's queue lock would leave the parent waiting on it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunks(items: Iterator[T], size: int) -> Iterator[tuple[T, ...]]:

@@ -8,6 +8,7 @@ engine's. Nothing here prints.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Sequence
 
@@ -27,8 +28,8 @@ from meeple.engine import (
     start,
 )
 from meeple.events import log as logfile
-from meeple.events.model import DiceRolled, Event, TileDrawn, TileSetAside
-from meeple.events.text import escaped
+from meeple.events.model import MAX_NAME, DiceRolled, Event, TileDrawn, TileSetAside
+from meeple.events.text import control_char, escaped
 from meeple.events.tileset import TileSetDef
 
 
@@ -115,11 +116,34 @@ def check_bot(spec: str) -> None:
         if not path or not os.path.isfile(path):
             raise Failure(f"--bot {escaped(spec)}: no program file {escaped(path)!r}; "
                           "cmd:PATH runs a bot program (see the README)", 2)
+        runnable = os.R_OK if path.endswith(".py") else os.X_OK
+        if not os.access(path, runnable):
+            raise Failure(f"--bot {escaped(spec)}: the file cannot be "
+                          + ("read" if runnable == os.R_OK else "run (it is not executable)"), 2)
+        if control_char(path) is not None:
+            raise Failure(f"--bot {escaped(spec)}: the path holds a control character", 2)
         return
     try:
         bot_named(spec, time.process_time)
     except RulesError as exc:
         raise Failure(f"--bot: {exc.message}; {exc.legal or BOT_SYNTAX}, cmd:PATH", 2) from None
+
+
+def check_move_time(seconds: float) -> None:
+    """``--move-time``: a finite number of seconds above 0.
+
+    :raises Failure: (2) otherwise.
+    """
+    if not math.isfinite(seconds) or not 0 < seconds <= 3600:
+        raise Failure(f"--move-time must be a number of seconds above 0 and at most 3600, "
+                      f"not {seconds}", 2)
+
+
+def bot_label(spec: str) -> str:
+    """How a bot is named as a player: its spec, a program by its file name; at most
+    ``MAX_NAME`` characters."""
+    label = f"cmd:{os.path.basename(spec[4:])}" if spec.startswith("cmd:") else spec
+    return label[:MAX_NAME]
 
 
 def make_bot(spec: str, move_time: float | None = None):
@@ -152,7 +176,17 @@ def bot_turns(state: GameState, seats: dict, default, turns: int | None = None):
             written += events
     except BotFailure as exc:
         return state, written, exc
+    except KeyboardInterrupt:
+        raise _Interrupted(written) from None
     return state, written, None
+
+
+class _Interrupted(KeyboardInterrupt):
+    """Ctrl-C during bots' play, with the events written before it."""
+
+    def __init__(self, written: list) -> None:
+        super().__init__("interrupted")
+        self.written = written
 
 
 def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = None) -> Outcome:
@@ -166,7 +200,12 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
     game = load(path)
     check_can_play(game.state)
     with make_bot(bot, move_time) as choose:
-        state, written, failure = bot_turns(game.state, {}, choose, turns)
+        try:
+            state, written, failure = bot_turns(game.state, {}, choose, turns)
+        except _Interrupted as stop:
+            if stop.written:
+                save(game, stop.written)  # the moves made before Ctrl-C stand
+            raise
     head = save(game, written) if written else game.head
     if failure is not None:
         raise Failure(f"{failure}; the game stops there: every move before it is written "

@@ -58,15 +58,17 @@ def check_games(games: int) -> None:
         raise Failure(f"--games must be 1 to {MAX_GAMES:,}; got {games}", 2)
 
 
-def check_seed(seed: str, games: int) -> None:
-    """``--seed`` must make file names: no ``/`` or NUL, and short enough for the longest.
+def check_seed(seed: str, games: int, name=None) -> None:
+    """``--seed`` must make file names (``name(seed, i)``, simulate's by default): no ``/``
+    or NUL, and short enough for the longest.
 
     :raises Failure: (2) otherwise.
     """
+    name = name or game_name
     if "/" in seed or "\0" in seed or os.sep in seed:
-        raise Failure(f"--seed names the game files (game-SEED-N.jsonl), so it may not hold "
-                      f"'/' or NUL; got {seed!r}", 2)
-    longest = len(game_name(seed, games - 1).encode("utf-8", "surrogateescape"))
+        raise Failure(f"--seed names the game files ({name('SEED', 0)[:-7]}N.jsonl), so it may "
+                      f"not hold '/' or NUL; got {seed!r}", 2)
+    longest = len(name(seed, games - 1).encode("utf-8", "surrogateescape"))
     if longest > _NAME_BYTES:
         raise Failure(f"--seed is too long: the game files would be named with {longest} bytes; "
                       f"the limit is {_NAME_BYTES}", 2)

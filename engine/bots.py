@@ -89,7 +89,7 @@ BOTS = {"random": random_move, "greedy": greedy_move}
 BOT_NAMES = ("random", "greedy", "mcts")
 #: iterations a move of ``mcts`` without a budget, and the most a spec may ask for
 MCTS_ITERATIONS = 1000
-MAX_ITERATIONS = 10_000_000
+MAX_ITERATIONS = 200_000
 #: the most CPU seconds a move a spec may ask for
 MAX_SECONDS = 3600.0
 BOT_SYNTAX = "bots: random, greedy, mcts, mcts:N (iterations a move), mcts:Xs (CPU seconds a move)"

@@ -32,6 +32,9 @@ from meeple.engine.state import GameState
 ROLLOUT_TURNS = 8
 #: the exploration constant of UCT, for rewards between 0 and 1
 EXPLORATION = 0.7
+#: the most iterations one search runs, whatever its budget: each keeps a few kilobytes of
+#: tree, so this bounds a search's memory (about 600 MB)
+MAX_ITERATIONS = 200_000
 #: points of lead that count as a near-certain win in a reward (see ``_rewards``)
 LEAD_SCALE = 20.0
 
@@ -108,14 +111,15 @@ def search(state: GameState, rng: random.Random, iterations: int | None = None,
     what it found: iterations run and each move's visits and mean reward.
 
     Runs ``iterations`` iterations, or until ``stop(iterations so far)`` says so (at least
-    one); needs one or the other.
+    one); needs one or the other. Never more than ``MAX_ITERATIONS``.
     """
     if iterations is None and stop is None:
         raise ValueError("a search needs a budget: iterations or a stop test")
     root = _Node(state)
     done = 0
     if len(root.moves) > 1:
-        while (iterations is None or done < iterations) and not (done and stop and stop(done)):
+        limit = min(iterations or MAX_ITERATIONS, MAX_ITERATIONS)
+        while done < limit and not (done and stop and stop(done)):
             _iterate(root, state, rng)
             done += 1
     best = max(range(len(root.moves)), key=lambda i: (root.visits[i], -i))

@@ -5,6 +5,7 @@ stopped with its reason while the log keeps every legal move."""
 import json
 import os
 import textwrap
+import time
 
 import pytest
 
@@ -169,3 +170,99 @@ def test_an_arena_counts_a_failing_bot_program_as_a_lost_game(tmp_path):
     assert rows[f"cmd:{bot}"]["failed"] == 2 and rows[f"cmd:{bot}"]["wins"] == 0
     assert all(g["stopped"]["reason"].startswith("exited") for g in report["games"])
     run("check", tmp_path / "c")
+
+
+def test_a_bot_that_never_reads_its_input_is_stopped_not_waited_for(tmp_path):
+    bot = _bot(tmp_path, "deaf", """
+        import select
+        while True:  # answers every message it sees arrive, without ever reading one
+            select.select([sys.stdin], [], [])
+            print(json.dumps({'move': 0}), flush=True)
+            time.sleep(0.01)
+        """)
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "3")
+    began = time.monotonic()
+    message = fail("autoplay", game, "--bot", f"cmd:{bot}", "--to-end", "--move-time", "1")
+    assert "did not read its input" in message or "answered more than one line" in message
+    assert time.monotonic() - began < 60
+    run("check", game)
+
+
+def test_a_deeply_nested_answer_is_an_illegal_answer_and_earlier_moves_stay(tmp_path):
+    bot = _bot(tmp_path, "nested", """
+        n = 0
+        for line in sys.stdin:
+            if json.loads(line)['type'] == 'move':
+                n += 1
+                print('{"move": 0}' if n <= 5 else '{"move":' + '[' * 5000, flush=True)
+        """)
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "4")
+    before = len(log.read(game).events)
+    assert "not {\"move\": INDEX}" in fail("autoplay", game, "--bot", f"cmd:{bot}", "--to-end")
+    assert len(log.read(game).events) > before
+    run("check", game)
+
+
+def test_what_a_bot_program_starts_is_stopped_with_it(tmp_path):
+    pids = tmp_path / "child.pid"
+    bot = _bot(tmp_path, "forker", f"""
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+        open({str(pids)!r}, "w").write(str(child.pid))
+        sys.stderr.write("x" * 5_000_000 + "\\nmy last words\\n")
+        sys.exit(7)
+        """)
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "5")
+    message = fail("autoplay", game, "--bot", f"cmd:{bot}", "--to-end", "--move-time", "20")
+    assert "exited with code 7" in message and "my last words" in message
+    child = int(pids.read_text())
+    time.sleep(0.3)
+    stat = f"/proc/{child}/stat"
+    gone = not os.path.exists(stat) or open(stat).read().split(") ")[1].startswith("Z")
+    assert gone  # killed with its bot (a zombie awaits only its parent's reaping)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["autoplay", "{g}", "--bot", "cmd:{bot}", "--move-time", "nan"], "--move-time"),
+    (["autoplay", "{g}", "--bot", "greedy", "--turns", "0"], "turns"),
+    (["arena", "--bots", "greedy,greedy", "--out", "{d}"], "names a bot twice"),
+    (["arena", "--bots", "greedy,cmd:{notexec}", "--out", "{d}"], "not executable"),
+    (["arena", "--bots", "greedy,random", "--seed", "s" * 242, "--out", "{d}"], "too long"),
+])
+def test_review_findings_are_usage_errors_before_anything_is_played(tmp_path, args, words):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "5")
+    notexec = tmp_path / "bot"
+    notexec.write_text("#!/bin/sh\n")
+    values = {"g": game, "bot": RANDOM_BOT, "d": tmp_path / "out", "notexec": notexec}
+    assert words in fail(*[a.format(**values) for a in args], code=2)
+    assert not (tmp_path / "out").exists() or not os.listdir(tmp_path / "out")
+
+
+def test_an_sprt_writes_the_games_it_counts_and_no_others(tmp_path):
+    out = tmp_path / "q"
+    report = run_json("arena", "--bots", "greedy,random", "--games", "400", "--seed", "w",
+                      "--out", out, "--sprt", "0.5,0.65", "--jobs", "2")
+    assert sorted(os.listdir(out)) == sorted(os.path.basename(g["file"]) for g in report["games"])
+
+
+def test_a_stopped_games_scores_count_for_nothing(tmp_path):
+    bot = _bot(tmp_path, "late", """
+        n = 0
+        for line in sys.stdin:
+            if json.loads(line)['type'] == 'move':
+                n += 1
+                if n > 8:
+                    sys.exit(1)
+                print(json.dumps({'move': 0}), flush=True)
+        """)
+    report = run_json("arena", "--bots", f"greedy,cmd:{bot}", "--games", "2", "--seed", "z",
+                      "--out", tmp_path / "z", "--jobs", "1")
+    rows = {row["bot"]: row for row in report["summary"]["bots"]}
+    assert rows["greedy"]["mean_score"] is None and "score_difference" not in report["summary"]
+    assert rows["greedy"]["wins"] == 2
+    names = [p.name for p in log.read(report["games"][0]["file"]).events[0].players]
+    assert names == ["greedy", "cmd:late.py"]
