@@ -3,7 +3,8 @@
 The protocol (version 1), one JSON document per line, UTF-8:
 
 - meeple starts PATH (a ``.py`` file with this Python, anything else as a program) once per
-  game and seat, and first sends ``{"type": "hello", "protocol": 1, "edition": ...,
+  game and seat in ``arena`` and ``play`` (in ``autoplay`` and ``simulate`` one process plays
+  every seat: follow ``state.player``), and first sends ``{"type": "hello", "protocol": 1, "edition": ...,
   "colour": ..., "players": [...], "tileset": <the tile set definition>}``. No answer.
 - At each of the bot's decisions meeple sends ``{"type": "move", "protocol": 1,
   "state": <the public state, as ``meeple show --json``>, "remaining": {tile id: count},
