@@ -8,8 +8,8 @@ seats swapped), so luck in the tiles falls on every bot alike. Every game is wri
 loses it (the others share the win by their scores so far). The games run on every core;
 logs are written by this process, whole, for the games counted. Reported: each bot's wins
 (a tie counts half) with a 95% Wilson interval, its mean score in the games played out,
-the mean score difference of the first two bots with its standard error, and each bot's time a move (CPU seconds for the engine's bots,
-wall-clock seconds waiting for a program). ``--sprt P0,P1`` stops as soon as Wald's test
+the mean score difference of the first two bots with its standard error, and each bot's
+time a move (CPU seconds for the engine's bots, wall-clock seconds waiting for a program). ``--sprt P0,P1`` stops as soon as Wald's test
 decides whether the first bot wins at most P0 or at least P1 of its games (errors 5%).
 """
 
