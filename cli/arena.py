@@ -1,16 +1,17 @@
-"""``meeple arena``: bots against each other over paired games, with the statistics to
-tell them apart.
+"""``meeple arena``: bots against each other over paired games, with the statistics to tell
+them apart.
 
 Each seed is played once per seating, the bots' seats rotated (two bots: each seed twice,
 seats swapped), so luck in the tiles falls on every bot alike. Every game is written to
 ``OUT/arena-SEED-I.jsonl`` (the players named by their bots), and every such log passes
-``meeple check``: a bot program that fails stops its game at its last legal move and
-loses it (the others share the win by their scores so far). The games run on every core;
-logs are written by this process, whole, for the games counted. Reported: each bot's wins
-(a tie counts half) with a 95% Wilson interval, its mean score in the games played out,
-the mean score difference of the first two bots with its standard error, and each bot's
-time a move (CPU seconds for the engine's bots, wall-clock seconds waiting for a program). ``--sprt P0,P1`` stops as soon as Wald's test
-decides whether the first bot wins at most P0 or at least P1 of its games (errors 5%).
+``meeple check``: a bot program that fails stops its game at its last legal move and loses
+it (the others share the win by their scores so far). The games run on every core; logs
+are written by this process, whole, for the games counted. Reported: each bot's wins (a
+tie counts half) with a 95% Wilson interval, its mean score in the games played out, the
+mean score difference of the first two bots with its standard error, and each bot's time a
+move (CPU seconds for the engine's bots, wall-clock seconds waiting for a program).
+``--sprt P0,P1`` stops as soon as Wald's test decides whether the first bot wins at most
+P0 or at least P1 of its games (errors 5%).
 """
 
 from __future__ import annotations
