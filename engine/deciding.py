@@ -28,7 +28,7 @@ from meeple.engine.commands import (
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
-from meeple.engine.geometry import FACING, ROTATIONS, STEP
+from meeple.engine.geometry import AROUND, FACING, ROTATIONS, STEP
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.events.model import (
@@ -185,7 +185,7 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list
     probes = state.tileset.probes
     find = state.realms.find
     data = state.realms.data
-    attack = state.edition.attack
+    attacks = attack_targets(state)
     moves = []
     for (x, y), rotations in fitting_cells(state, tile):
         busy = 0
@@ -203,12 +203,31 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list
                         touching.append((port, root))
                         if data[root].meeples:  # type: ignore[union-attr]
                             busy |= 1 << port
-        around = [str(Target(attack, None, cell)) for cell in planets_around(state, x, y)] \
-            if attack is not None else []
+        around = attacks.get((x, y), ()) if attacks is not None else ()
         for r in rotations:
             moves.append((x, y, r * 90, _free_targets(tile.orientations[r], touching, busy)
-                          + around))
+                          + list(around)))
     return moves
+
+
+def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] | None:
+    """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise (SW-4.3);
+    None where the edition has no attack. Kept in the state and brought up to date with the
+    planets laid since (they are only ever added), so it costs each planet once."""
+    attack = state.edition.attack
+    if attack is None:
+        return None
+    memo = state.attack_memo
+    if memo is None:
+        memo = state.attack_memo = (0, {})
+    seen, index = memo
+    cells = state.planet_cells
+    if seen < len(cells):
+        for cell in {(px - dx, py - dy) for px, py in cells[seen:] for dx, dy in AROUND}:
+            index[cell] = tuple(str(Target(attack, None, planet))  # N then clockwise
+                                for planet in planets_around(state, *cell))
+        state.attack_memo = (len(cells), index)
+    return index
 
 
 def _free_targets(o, touching: list[tuple[int, int]], busy: int) -> list[str]:

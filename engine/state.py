@@ -132,6 +132,9 @@ class GameState(msgspec.Struct):
     superseded: bool = False
     #: ``next_event`` of this state, once asked: ``(event or None,)``; every change clears it
     next_memo: tuple[Event | None] | None = None
+    #: ``meeple.engine.deciding.attack_targets``: (planets indexed, targets by cell); a copy
+    #: starts without it, so no two states ever share it while it grows
+    attack_memo: tuple[int, dict] | None = None
     #: the realms the end of the game scores, in order, and the first not paid in full
     #: (``meeple.engine.flow``): worked out once the last tile is played
     final_queue: tuple[int, ...] | None = None
@@ -171,6 +174,7 @@ class GameState(msgspec.Struct):
             steps=self._steps_copy(),
             redo=list(self.redo),
             superseded=False,
+            attack_memo=None,
         )
 
     def _steps_copy(self) -> list[Step]:
