@@ -41,6 +41,12 @@ Expansions = Annotated[list[str] | None, typer.Option(
     "--expansion", help="Add an expansion's tiles and rules (repeatable): la-fiesta (classic).",
     metavar="NAME")]
 COORDS = {"ignore_unknown_options": True}
+Ray = Annotated[bool, typer.Option("--ray", help="Spread the games over a Ray cluster (the "
+                                   "optional extra meeple[ray]): a local one unless "
+                                   "--ray-address names one.")]
+RayAddress = Annotated[str | None, typer.Option("--ray-address", help="The Ray cluster to use "
+                                                "with --ray, e.g. ray://host:10001.",
+                                                metavar="ADDRESS")]
 BOT_HELP = ("random, greedy, mcts, mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
             "move), or cmd:PATH (a bot program, see the README).")
 MoveTime = Annotated[float, typer.Option(help="Seconds a cmd:PATH bot may take for one move "
@@ -195,6 +201,16 @@ def _open(game: str, valid_prefix: bool):
 def _expansions(names: list[str] | None, fiesta: bool) -> list[str]:
     """The expansions asked for; ``--fiesta`` stands for ``--expansion la-fiesta``."""
     return list(names or ()) + (["la-fiesta"] if fiesta else [])
+
+
+def _ray(on: bool, address: str | None) -> None:
+    """``--ray`` and ``--ray-address``: the work goes to Ray (``meeple.cli.parallel``)."""
+    if address is not None and not on:
+        fail("--ray-address goes with --ray", 2)
+    if on:
+        from meeple.cli.parallel import use_ray
+
+        use_ray(address)
 
 
 def _split(text: str) -> list[str]:
@@ -434,11 +450,14 @@ def check(
                                              "or more) is the head of the one GAME, or the "
                                              "head after an earlier line.",
                                              metavar="HASH")] = None,
+    ray: Ray = False,
+    ray_address: RayAddress = None,
     as_json: Json = False,
 ) -> None:
     """Verify games in full: structure, hash chain, every move legal, every consequence."""
     from meeple.cli.checking import run_check
 
+    _ray(ray, ray_address)
     raise typer.Exit(run_check(games, expect, as_json, jobs, head=head))
 
 
@@ -496,10 +515,14 @@ def arena(
     move_time: MoveTime = 10.0,
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
     edition: Edition = None,
+    ray: Ray = False,
+    ray_address: RayAddress = None,
     as_json: Json = False,
 ) -> None:
     """Bots against each other: paired games, every log written, wins with 95% intervals."""
     from meeple.cli.arena import run_arena
+
+    _ray(ray, ray_address)
     from meeple.cli.store import game_tileset
     from meeple.engine import DEFAULT
 
@@ -531,10 +554,14 @@ def simulate(
     edition: Edition = None,
     fiesta: Fiesta = False,
     expansion: Expansions = None,
+    ray: Ray = False,
+    ray_address: RayAddress = None,
     as_json: Json = False,
 ) -> None:
     """Write complete bot-played games, one log per game."""
     from meeple.cli.simulating import run_simulate
+
+    _ray(ray, ray_address)
     from meeple.cli.store import game_tileset
 
     run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json, jobs,

@@ -58,14 +58,57 @@ def usable_jobs(jobs: int) -> int:
     return jobs
 
 
+class _Ray:
+    """Whether the work goes to a Ray cluster (``--ray``), and which."""
+
+    on = False
+    address: str | None = None
+
+
+def use_ray(address: str | None) -> None:
+    """Send the work of ``ordered_map`` to a Ray cluster through Ray's own pool: the one at
+    ``address``, or a local instance started for the command (``None``).
+
+    :raises Failure: (2) Ray is not installed (``pip install 'meeple[ray]'``).
+    """
+    try:
+        import ray.util.multiprocessing  # noqa: F401
+    except ImportError:
+        from meeple.cli.store import Failure
+
+        raise Failure("--ray needs Ray: install it with `pip install 'meeple[ray]'`", 2) from None
+    _Ray.on, _Ray.address = True, address
+
+
+def _ray_map(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]:
+    """``ordered_map`` on Ray's pool: the same results, in input order."""
+    import logging
+
+    import ray
+    from ray.util.multiprocessing import Pool
+
+    if not ray.is_initialized():
+        ray.init(address=_Ray.address, logging_level=logging.WARNING, log_to_driver=False)
+    pool = Pool(processes=jobs or None, ray_address=_Ray.address,
+                ray_remote_args={"num_cpus": 1})
+    try:
+        yield from pool.imap(fn, items, chunksize=1)
+    finally:
+        pool.terminate()
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iterator[R]:
-    """``map(fn, items)`` in ``jobs`` processes (0: one per core), streaming, in input order.
+    """``map(fn, items)`` in ``jobs`` processes (0: one per core), streaming, in input order;
+    on a Ray cluster's workers after ``use_ray``.
 
     With one job, or fewer than two items, it runs in this process. ``items`` is read
     lazily, at most ``AHEAD`` chunks per worker ahead of the results taken. An exception
     raised by ``fn`` in a worker is raised here; the pool is terminated when the caller
     stops (an error, or closing this generator early).
     """
+    if _Ray.on:
+        yield from _ray_map(fn, items, jobs)
+        return
     jobs = min(jobs or cores(), MAX_JOBS)
     items = iter(items)
     # enough inputs to size the pool and its chunks as a whole list would
