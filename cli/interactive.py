@@ -149,9 +149,13 @@ def run_play(path: str, bots: dict[str, str], move_time: float) -> None:
         if colour not in state.players:
             raise Failure(f"--bot {colour}=...: {colour} does not play in this game; players: "
                           + ", ".join(state.players), 2)
-    if bots and not state.digital:
-        raise Failure("bot seats play digital games only: in table mode the draws and dice "
-                      "come from the table", 2)
+    from meeple.cli.session import sees_only_the_table
+
+    seeded = [bot for bot in bots.values() if not sees_only_the_table(bot)]
+    if seeded and not (state.digital and state.chance_known):
+        raise Failure(f"the {seeded[0]} bot takes its choices from the game's seed, which this "
+                      "game does not have here (table mode or a sealed seed): seat mcts or a "
+                      "program", 2)
     read = _terminal_reader(path) if sys.stdin.isatty() and sys.stdout.isatty() else _pipe_reader
     _bots_move(path, bots, move_time)
     _show(path)

@@ -129,6 +129,13 @@ def check_bot(spec: str) -> None:
         raise Failure(f"--bot: {exc.message}; {exc.legal or BOT_SYNTAX}, cmd:PATH", 2) from None
 
 
+def sees_only_the_table(spec: str) -> bool:
+    """Whether a bot chooses from what a player sees (``mcts``, a program), and so may play
+    in table mode and in sealed games; ``random`` and ``greedy`` take their choices from the
+    game's seed."""
+    return spec.startswith(("mcts", "cmd:"))
+
+
 def check_move_time(seconds: float) -> None:
     """``--move-time``: a finite number of seconds above 0.
 
@@ -170,7 +177,8 @@ def bot_turns(state: GameState, seats: dict, default, turns: int | None = None):
     state, written = settle(state)
     last = None if turns is None else state.turn + turns
     try:
-        while awaiting(state) != "over" and (last is None or state.turn < last):
+        # a table or a sealed game may wait for a draw or a roll: the bots stop there
+        while awaiting(state) in ("place", "meeple") and (last is None or state.turn < last):
             choose = seats.get(state.player, default)
             state, events = play(state, choose(state))
             written += events
@@ -198,7 +206,8 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
     from meeple.engine import check_can_play
 
     game = load(path)
-    check_can_play(game.state)
+    if not sees_only_the_table(bot):
+        check_can_play(game.state)
     with make_bot(bot, move_time) as choose:
         try:
             state, written, failure = bot_turns(game.state, {}, choose, turns)

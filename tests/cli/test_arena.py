@@ -266,3 +266,14 @@ def test_a_stopped_games_scores_count_for_nothing(tmp_path):
     assert rows["greedy"]["wins"] == 2
     names = [p.name for p in log.read(report["games"][0]["file"]).events[0].players]
     assert names == ["greedy", "cmd:late.py"]
+
+
+def test_the_search_bot_plays_a_table_game_and_waits_for_the_table(tmp_path):
+    game = tmp_path / "t.jsonl"
+    run("new", game, "--players", "red,black", "--table")
+    run("draw", game, "L")
+    run("autoplay", game, "--bot", "mcts:30", "--to-end")
+    status = run_json("status", game)
+    assert status["phase"] == "enter_draw" and status["player"] == "black"
+    assert "digital games only" in fail("autoplay", game, "--bot", "greedy")
+    run("check", game)
