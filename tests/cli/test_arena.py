@@ -98,6 +98,19 @@ def _bot(tmp_path, name: str, body: str) -> str:
     return str(path)
 
 
+def _late_bot(tmp_path, name: str, good: int, then: str) -> str:
+    """A bot that answers move 0 ``good`` times, then runs the statement ``then``."""
+    return _bot(tmp_path, name, f"""
+        n = 0
+        for line in sys.stdin:
+            if json.loads(line)['type'] == 'move':
+                n += 1
+                if n > {good}:
+                    {then}
+                print(json.dumps({{'move': 0}}), flush=True)
+        """)
+
+
 BAD_BOTS = {
     "crash": ("for line in sys.stdin:\n    if json.loads(line)['type'] == 'move':\n"
               "        raise SystemExit('out of ideas')\n", "exited with code 1"),
@@ -125,15 +138,7 @@ def test_a_failing_bot_program_stops_autoplay_with_its_reason_and_a_valid_log(tm
 
 
 def test_a_bot_program_that_fails_later_keeps_its_legal_moves(tmp_path):
-    bot = _bot(tmp_path, "late", """
-        n = 0
-        for line in sys.stdin:
-            if json.loads(line)['type'] == 'move':
-                n += 1
-                if n > 5:
-                    sys.exit(3)
-                print(json.dumps({'move': 0}), flush=True)
-        """)
+    bot = _late_bot(tmp_path, "late", 5, "sys.exit(3)")
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "4")
     before = len(log.read(game).events)
@@ -190,13 +195,7 @@ def test_a_bot_that_never_reads_its_input_is_stopped_not_waited_for(tmp_path):
 
 
 def test_a_deeply_nested_answer_is_an_illegal_answer_and_earlier_moves_stay(tmp_path):
-    bot = _bot(tmp_path, "nested", """
-        n = 0
-        for line in sys.stdin:
-            if json.loads(line)['type'] == 'move':
-                n += 1
-                print('{"move": 0}' if n <= 5 else '{"move":' + '[' * 5000, flush=True)
-        """)
+    bot = _late_bot(tmp_path, "nested", 5, "print('{\"move\":' + '[' * 5000, flush=True); continue")
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "4")
     before = len(log.read(game).events)
@@ -250,15 +249,7 @@ def test_an_sprt_writes_the_games_it_counts_and_no_others(tmp_path):
 
 
 def test_a_stopped_games_scores_count_for_nothing(tmp_path):
-    bot = _bot(tmp_path, "late", """
-        n = 0
-        for line in sys.stdin:
-            if json.loads(line)['type'] == 'move':
-                n += 1
-                if n > 8:
-                    sys.exit(1)
-                print(json.dumps({'move': 0}), flush=True)
-        """)
+    bot = _late_bot(tmp_path, "late", 8, "sys.exit(1)")
     report = run_json("arena", "--bots", f"greedy,cmd:{bot}", "--games", "2", "--seed", "z",
                       "--out", tmp_path / "z", "--jobs", "1")
     rows = {row["bot"]: row for row in report["summary"]["bots"]}
