@@ -121,10 +121,13 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iter
     feed = _Feed(_chunks(itertools.chain(first, items), size), room=workers * AHEAD)
     others = _children()
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts)
+    # the workers, noted before any work reaches them: one that died on its first input and
+    # was replaced at once would otherwise never be missed
+    started = _children() - others
     try:
         # chunks are made here, not by imap, whose chunked results cannot be awaited with a
         # timeout
-        for results in _watched(pool.imap(_Guarded(fn), feed), _children() - others):
+        for results in _watched(pool.imap(_Guarded(fn), feed), started):
             feed.taken()
             yield from results
     finally:
