@@ -260,13 +260,27 @@ def print_score(state: GameState, as_json: bool) -> None:
         emit_json(view)
         return
     say("Scores: " + "  ".join(f"{s} {p}" for s, p in view["scores"].items()))
+    symbols = state.edition.symbols
+    if view["breakdown"]:
+        say(f"  {'line':>4}  {'side':<14} {'pts':>3}  {'reason':<7}{'kind':<9} "
+            f"{'realm (where it was first placed)':<31} {'counted':<22} rule")
     for row in view["breakdown"]:
         realm = row["realm"]
-        detail = (f"{row['dice']} dice" if row["reason"] in ("defeat", "tie")
-                  else f"{row['tiles']} tiles, {row['symbols']} symbols")
-        say(f"  {row['seq']:>4}  {row['side']:<14} {row['points']:>3}  {row['reason']:<7}"
-            f"{row['kind']:<9} ({realm['x']}, {realm['y']}) {realm['feature']:<11} {detail:<20} "
-            f"{row['rule']}")
+        if row["reason"] in ("defeat", "tie"):
+            detail = f"{row['dice']} dice"
+        elif row["reason"] == "farm":
+            count = row.get("cities", 0)
+            detail = f"{count} completed cit{'y' if count == 1 else 'ies'}"
+        else:
+            detail = f"{row['tiles']} tiles, {row['symbols']} {symbols}"
+        where = f"({realm['x']}, {realm['y']}) {realm['feature']}"
+        say(f"  {row['seq'] + 1:>4}  {row['side']:<14} {row['points']:>3}  {row['reason']:<7}"
+            f"{row['kind']:<9} {where:<31} {detail:<22} {row['rule']}")
+    if view["breakdown"]:
+        say("Totals by kind:")
+        for side, kinds in view["totals"].items():
+            parts = " · ".join(f"{kind} {points}" for kind, points in kinds.items())
+            say(f"  {side:<14} {parts or '-'} = {view['scores'][side]}")
     if view["over"]:
         label = "Winner" if len(view["winners"]) == 1 else "Winners (shared victory)"
         say(f"{label}: {', '.join(view['winners'])}")

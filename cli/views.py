@@ -83,9 +83,24 @@ def moves(state: GameState) -> list[dict]:
 
 def score(state: GameState) -> dict:
     """The ``score --json`` document."""
+    from meeple.engine import effective_events
+    from meeple.events.model import PointsScored
+
+    cities = {e.seq: e.cities for e in effective_events(state)
+              if isinstance(e, PointsScored) and e.reason == "farm"}
+    rows = breakdown(state)
+    for row in rows:
+        if row["seq"] in cities:
+            row["cities"] = cities[row["seq"]]  # the completed cities a farm counted (CL-6)
+    totals: dict[str, dict[str, int]] = {side: {} for side in state.scores}
+    for row in rows:
+        key = {"defeat": "battles", "tie": "battles", "final": f"final {row['kind']}",
+               "farm": "farms"}.get(row["reason"], row["kind"])
+        totals[row["side"]][key] = totals[row["side"]].get(key, 0) + row["points"]
     view: dict = {
         "scores": dict(state.scores),
-        "breakdown": breakdown(state),
+        "breakdown": rows,
+        "totals": totals,
         "over": state.phase == "over",
     }
     if state.phase == "over":

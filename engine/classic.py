@@ -23,6 +23,7 @@ class Classic(Edition):
     colours = ("red", "green", "blue", "yellow", "black")
     figures = (Figure("small", 7),)  # CL-2: followers, all alike
     figure = "follower"
+    symbols = "pennants"
     roles = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}  # CL-4
     vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")
     tileset = "classic"

@@ -56,6 +56,8 @@ class Edition:
     figures: ClassVar[tuple[Figure, ...]]
     #: what a figure is called
     figure: ClassVar[str]
+    #: what the symbols on its tiles that add points are called (faction symbols, pennants)
+    symbols: ClassVar[str] = "symbols"
     players: ClassVar[tuple[int, int]] = (2, 5)
     vocabulary: ClassVar[Vocabulary]
     #: the bundled tile set's name

@@ -89,3 +89,22 @@ def test_the_board_legend_is_the_games_own_and_fits_80_columns(tmp_path):
         assert all(word in legend for word in present), legend
         assert not any(word in legend for word in absent), legend
         assert all(len(line) <= 80 for line in text.splitlines() if "·" in line)
+
+
+def test_the_score_table_has_headers_line_numbers_farm_cities_and_totals(tmp_path):
+    run("simulate", "--out", tmp_path, "--games", "1", "--seed", "f", "--bot", "random",
+        "--edition", "classic", "--jobs", "1")
+    game = tmp_path / "game-f-0.jsonl"
+    report = run_json("score", game)
+    text = run("score", game).stdout
+    lines = text.splitlines()
+    assert lines[1].split()[:4] == ["line", "side", "pts", "reason"]
+    farms = [row for row in report["breakdown"] if row["reason"] == "farm"]
+    assert farms and all(row["cities"] * 3 == row["points"] for row in farms)
+    for row in farms:
+        assert any(line.split()[0] == str(row["seq"] + 1) and "completed cit" in line
+                   for line in lines[2:])
+    assert "symbols" not in text and "pennants" in text
+    for side, kinds in report["totals"].items():
+        assert sum(kinds.values()) == report["scores"][side]
+        assert f"= {report['scores'][side]}" in text
