@@ -31,6 +31,8 @@ import sys
 import threading
 import time
 
+import msgspec
+
 from meeple.engine import (
     Command,
     GameState,
@@ -118,7 +120,7 @@ class ExternalBot:
         self._send({"type": "hello", "protocol": PROTOCOL, "edition": setup.edition,
                     "colour": state.player,
                     "players": [{"colour": p.colour, "name": p.name} for p in setup.players],
-                    "tileset": json.loads(_json(setup.tileset.definition))})
+                    "tileset": msgspec.to_builtins(setup.tileset.definition)})
         return self.process
 
     def __call__(self, state: GameState) -> Command:
@@ -144,7 +146,7 @@ class ExternalBot:
     def _drain(self, stream) -> None:
         """Keep the tail of the bot's standard error, however much it writes."""
         kept = 0
-        while chunk := stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096):
+        while chunk := stream.read1(4096):
             self.errors.append(chunk)
             kept += len(chunk)
             while kept > ERROR_TAIL and len(self.errors) > 1:
@@ -237,9 +239,3 @@ class ExternalBot:
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
-
-
-def _json(value: object) -> bytes:
-    import msgspec
-
-    return msgspec.json.encode(value)

@@ -75,7 +75,7 @@ class Realms:
     """Union-find over feature nodes, with a ``Realm`` at each root.
 
     Read a realm with ``realm(node)`` or ``data[root]``; change one only through
-    ``changing(node)`` (or ``add`` and ``connect``), which copies a realm still shared with
+    ``changing(node)`` (or ``add_tile`` and ``connect``), which copies a realm still shared with
     another copy of these realms before it is changed.
     """
 
@@ -107,16 +107,6 @@ class Realms:
         if realm.owner is not self.token:
             realm = self.data[root] = realm.copy(self.token)
         return realm
-
-    def add(self, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
-            target: str) -> int:
-        """A new node in a realm of its own, the feature ``target`` of the tile at ``xy``;
-        returns the node id."""
-        node = len(self.parent)
-        self.parent.append(node)
-        self.data.append(Realm(kind, xy, symbol, open_ends, node, self.token))
-        self.where.append((xy, target))
-        return node
 
     def add_tile(self, features, xy: tuple[int, int], targets: tuple[str, ...]) -> tuple[int, ...]:
         """A node per feature of a tile laid at ``xy`` (``meeple.engine.tiles.Feature``), each
