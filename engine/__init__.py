@@ -57,7 +57,14 @@ from meeple.engine.moves import Move, legal_moves
 from meeple.engine.playing import fold, play, settle, walk
 from meeple.engine.scoring import projected
 from meeple.engine.setup import new_game, seal, start
-from meeple.engine.snapshot import PHASES, breakdown, effective_events, export, reserves
+from meeple.engine.snapshot import (
+    PHASES,
+    breakdown,
+    effective_events,
+    export,
+    realm_extent,
+    reserves,
+)
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.engine.tiles import TileSet, TileType, compile_tileset
@@ -130,6 +137,7 @@ __all__ = [
     "playout",
     "projected",
     "random_move",
+    "realm_extent",
     "reserves",
     "run_turns",
     "seal",

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import msgspec
 
+from meeple.engine.applying import node_at
 from meeple.engine.flow import awaiting
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
-from meeple.events.model import Event, PointsScored
+from meeple.events.model import Event, PointsScored, Spot
 
 #: the phase names of the JSON documents, by what the game waits for
 PHASES = {
@@ -82,4 +83,30 @@ def reserves(state: GameState) -> dict[str, dict[str, int]]:
         counts = {"small": 0, "large": 0}
         counts.update(left)
         out[colour] = counts
+    return out
+
+
+def realm_extent(state: GameState, spot: Spot) -> dict:
+    """Where the realm at ``spot`` lies on the board now: its cells (``tiles``, sorted), and for a
+    farm the completed cities it borders (``cities``, CL-6), each named by the spot where it
+    was first placed and with its own cells. For a planet or a cloister the cells are its own
+    tile and its placed neighbours (what SW-6.2 / CL-5 count). What the score table names and
+    the pictures highlight for a scoring; read it from the state the scoring was made in."""
+    realms = state.realms
+    realm = realms.realm(node_at(state, spot))
+    cells = set(realm.tiles)
+    if realm.kind == state.tileset.vocabulary.centre:
+        (x, y), = realm.tiles
+        cells |= {(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                  if (x + dx, y + dy) in state.board}
+    out: dict = {"tiles": [list(cell) for cell in sorted(cells)]}
+    if realm.kind == state.tileset.vocabulary.field:
+        cities = []
+        for root in sorted({realms.find(node) for node in realm.cities or ()}):
+            city = realms.data[root]
+            if city is not None and city.open == 0:
+                cities.append({"realm": msgspec.to_builtins(realms.spot(city.anchor)),
+                               "tiles": [list(cell) for cell in sorted(city.tiles)]})
+        cities.sort(key=lambda c: (c["realm"]["x"], c["realm"]["y"], c["realm"]["feature"]))
+        out["cities"] = cities
     return out
