@@ -19,7 +19,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.output import emit_json, fail, note, say
+from meeple.cli.output import emit_json, fail, note, say, wants_json
 
 app = typer.Typer(
     name="meeple",
@@ -85,10 +85,13 @@ def guarded(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from meeple.cli import output
         from meeple.cli.store import Failure
         from meeple.engine import RulesError
         from meeple.events.log import REFUSALS, LogError
 
+        as_json = output.errors_as_json
+        output.errors_as_json = as_json or bool(kwargs.get("as_json"))
         try:
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
@@ -100,15 +103,19 @@ def guarded(fn):
         except Failure as exc:
             fail(exc.message, exc.code)
         except LogError as exc:
-            fail(str(exc), 1 if exc.kind in REFUSALS else 3)
+            fail(str(exc), 1 if exc.kind in REFUSALS else 3, kind=f"log_{exc.kind}")
         except RulesError as exc:
-            kind = "illegal move" if type(exc).__name__ == "IllegalMove" else "invalid"
-            fail(f"{kind}: {exc}", 1)
+            illegal = type(exc).__name__ == "IllegalMove"
+            fail(f"{'illegal move' if illegal else 'invalid'}: {exc}", 1,
+                 kind="illegal_move" if illegal else "invalid_command", rule=exc.rule,
+                 legal=exc.legal)
         except Exception as exc:  # noqa: BLE001 - the last guard before a user's terminal
             if os.environ.get("MEEPLE_DEBUG"):
                 raise
             fail(f"internal error: {type(exc).__name__}: {exc} (rerun with MEEPLE_DEBUG=1 "
-                 "and report it)", 4)
+                 "and report it)", 4, kind="internal")
+        finally:
+            output.errors_as_json = as_json
 
     return wrapper
 
@@ -696,7 +703,26 @@ def main() -> None:
     the same root options, so what it prints is the same; anything else (no command, a
     mistyped one, top-level ``--help``) gets the whole tree.
     """
-    app_for(sys.argv[1:])(prog_name="meeple")
+    argv = sys.argv[1:]
+    if not wants_json(argv):
+        app_for(argv)(prog_name="meeple")
+        return
+    # Under --json even a usage error is one JSON object on stderr (see ``output.fail``).
+    from meeple.cli import output
+
+    output.errors_as_json = True
+    # typer's click exceptions (its own copy of click in some versions): the base of its own
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    try:
+        try:
+            code = app_for(argv)(prog_name="meeple", standalone_mode=False)
+        except usage_error as exc:
+            fail(exc.format_message(), exc.exit_code, kind="usage")
+        except typer.Abort:
+            fail("aborted", 1, kind="aborted")
+    except typer.Exit as exc:
+        code = exc.exit_code
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 def app_for(argv: list[str]) -> typer.Typer:

@@ -67,15 +67,47 @@ def note(text: str) -> None:
 ERROR_LIMIT = 2000
 
 
-def fail(message: str, code: int) -> NoReturn:
+#: the kind of error each exit code means, for an error reported as JSON (see ``fail``)
+KINDS = {1: "refused", 2: "usage", 3: "bad_log", 4: "internal"}
+#: whether errors go to stderr as one JSON object: set for a command line holding ``--json``
+errors_as_json = False
+
+
+def fail(message: str, code: int, *, kind: str | None = None, rule: str | None = None,
+         legal: str | None = None) -> NoReturn:
     """One error line on stderr (every control character escaped, newlines too; at most
-    ``ERROR_LIMIT`` characters), then exit with ``code``."""
-    text = escaped(message)
-    if len(text) > ERROR_LIMIT:
-        cut = len(text) - ERROR_LIMIT
-        text = f"{text[:ERROR_LIMIT // 2]}…({cut:,} characters cut)…{text[-ERROR_LIMIT // 2:]}"
-    typer.echo(f"meeple: error: {text}", err=True)
+    ``ERROR_LIMIT`` characters), then exit with ``code``.
+
+    Under ``--json`` the line is one JSON object: ``error`` (the message), ``kind`` (the
+    error's kind, by default its exit code's: ``KINDS``), ``code`` (the exit code), ``rule``
+    (the rule id it enforces, or null) and ``legal`` (what would have been legal, or null).
+    """
+    text = _cut(escaped(message))
+    if errors_as_json:
+        document = {"error": text, "kind": kind or KINDS.get(code, "error"), "code": code,
+                    "rule": rule, "legal": None if legal is None else _cut(escaped(legal))}
+        typer.echo(json_safe(msgspec.json.encode(document).decode()), err=True)
+    else:
+        typer.echo(f"meeple: error: {text}", err=True)
     raise typer.Exit(code)
+
+
+def _cut(text: str) -> str:
+    """``text`` cut in the middle to at most about ``ERROR_LIMIT`` characters."""
+    if len(text) <= ERROR_LIMIT:
+        return text
+    cut = len(text) - ERROR_LIMIT
+    return f"{text[:ERROR_LIMIT // 2]}…({cut:,} characters cut)…{text[-ERROR_LIMIT // 2:]}"
+
+
+def wants_json(argv: list[str]) -> bool:
+    """Whether a command line asks for JSON: ``--json`` among its options (before any ``--``)."""
+    for arg in argv:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
 
 
 #: how much of an existing file is read to tell whether it is a game log or a seed

@@ -52,9 +52,15 @@ def run_json(*args, code=0):
 
 
 def fail(*args, code=1):
-    """Run a command that must fail with one ``meeple: error:`` line; returns that line."""
+    """Run a command that must fail with one ``meeple: error:`` line (under ``--json``, one
+    JSON object whose ``error`` is returned in that form); returns that line."""
     result = run(*args, code=code)
     lines = result.stderr.strip().splitlines()
+    if "--json" in [str(a) for a in args]:
+        assert len(lines) == 1, result.stderr
+        error = json.loads(lines[0])
+        assert set(error) == {"error", "kind", "code", "rule", "legal"} and error["code"] == code
+        return "meeple: error: " + error["error"]
     assert len(lines) == 1 and lines[0].startswith("meeple: error: "), result.stderr
     return lines[0]
 

@@ -4,15 +4,16 @@ Each command runs on logs that are missing, empty, folders, links to /dev/zero, 
 read-only, huge, torn, altered by one byte, in every phase of a game and sealed without
 their seed; and with empty, very long, control-character, negative and huge arguments.
 Whatever it meets, a run must end within a bound with exit 0 to 3 (never 4, a bug), show
-no traceback, say a failure in one ``meeple: error:`` line (or typer's usage box, exit 2
-only), and leave every file it failed on exactly as it was (README, "Exit codes",
-"Guarantees").
+no traceback, say a failure in one ``meeple: error:`` line (under ``--json``, one JSON
+object; or typer's usage box, exit 2 only), and leave every file it failed on exactly as
+it was (README, "Exit codes", "Guarantees").
 
 Inputs that could block a process or feed it without end (FIFOs, /dev/zero) run the CLI
 as a real process with a timeout; the rest, a 70 MiB file included (a reader that read it
 all would still stop), run in-process under an alarm, which is about ten times faster.
 """
 
+import json
 import os
 import re
 import shutil
@@ -136,6 +137,11 @@ def assert_sound(outcome: Outcome, argv: list[str], report: bool = False) -> Non
         assert outcome.stdout.strip(), said
         return
     lines = outcome.stderr.splitlines()
+    if "--json" in argv[: argv.index("--")] if "--" in argv else "--json" in argv:
+        assert len(lines) == 1, said  # one JSON object: the error, its kind, code and rule
+        error = json.loads(lines[0])
+        assert error["code"] == outcome.code and error["error"] and error["kind"], said
+        return
     assert len(lines) == 1 and lines[0].startswith("meeple: error: "), said
 
 

@@ -108,3 +108,39 @@ def test_the_score_table_has_headers_line_numbers_farm_cities_and_totals(tmp_pat
     for side, kinds in report["totals"].items():
         assert sum(kinds.values()) == report["scores"][side]
         assert f"= {report['scores'][side]}" in text
+
+
+def _meeple(*args: object):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "meeple.cli.app", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def _json_error(result, code: int) -> dict:
+    import json
+
+    assert result.returncode == code and "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    error = json.loads(lines[0])
+    assert list(error) == ["error", "kind", "code", "rule", "legal"] and error["code"] == code
+    return error
+
+
+def test_errors_under_json_are_one_json_object_on_stderr(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "3")
+    illegal = _json_error(_meeple("place", game, 9, 9, 0, "--json"), 1)
+    assert illegal["kind"] == "illegal_move" and illegal["rule"] == "SW-3.1"
+    assert "fits at" in illegal["legal"] and illegal["error"].startswith("illegal move: (9, 9)")
+    usage = _json_error(_meeple("status", game, "--bogus", "--json"), 2)
+    assert usage["kind"] == "usage" and "--bogus" in usage["error"] and usage["rule"] is None
+    missing = _json_error(_meeple("status", tmp_path / "none.jsonl", "--json"), 3)
+    assert missing["kind"] == "log_missing"
+    setup = _json_error(_meeple("new", tmp_path / "n.jsonl", "--players", "red,red", "--json"), 1)
+    assert setup["kind"] == "invalid_command" and setup["rule"] == "SW-1.5"
+    text = _meeple("place", game, 9, 9, 0)  # without --json: the one text line, as before
+    assert text.returncode == 1 and text.stderr.startswith("meeple: error: illegal move: (9, 9)")
+    assert game.read_text().count("\n") == len(run_json("replay", game))

@@ -132,7 +132,8 @@ def test_a_hostile_player_name_cannot_rewrite_the_terminal(erasing_name, command
     assert not RAW_CONTROL.search(both), both
     if result.exit_code and command[0] != "check":  # refused where it enters: one line
         assert result.exit_code in (1, 3) and not result.stdout
-        assert result.stderr.count("\n") == 1 and result.stderr.startswith("meeple: error:")
+        assert result.stderr.count("\n") == 1
+        assert result.stderr.startswith('{"error":' if "--json" in command else "meeple: error:")
     if command[0] in ("replay", "status") and result.exit_code == 0:
         assert "\\x1b[2K\\rok" in both or "\\u001b[2K\\rok" in both
 
