@@ -450,8 +450,12 @@ def score(game: Game, valid_prefix: ValidPrefix = False, as_json: Json = False) 
 @guarded
 def check(
     games: Annotated[list[str], typer.Argument(help="Game logs to verify.", metavar="GAME...")],
-    expect: Annotated[str | None, typer.Option(help="Compare the final state with this JSON "
-                                               "snapshot (from `show --json`).")] = None,
+    expect: Annotated[str | None, typer.Option(
+        help="Compare the final state with this JSON snapshot (from `show --json`); or, given "
+        "a folder, each X.jsonl with X.expected.json in that folder.",
+        metavar="FILE|FOLDER")] = None,
+    failures_only: Annotated[bool, typer.Option(
+        "--failures-only", help="Report only the games that fail, and the summary.")] = False,
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
     head: Annotated[str | None, typer.Option(help="Also tell whether this hash (12 hex digits "
                                              "or more) is the head of the one GAME, or the "
@@ -465,7 +469,8 @@ def check(
     from meeple.cli.checking import run_check
 
     _ray(ray, ray_address)
-    raise typer.Exit(run_check(games, expect, as_json, jobs, head=head))
+    raise typer.Exit(run_check(games, expect, as_json, jobs, head=head,
+                               failures_only=failures_only))
 
 
 @app.command()

@@ -14,14 +14,12 @@ import sys
 from collections.abc import Sequence
 
 import msgspec
-import typer
 
-from meeple.cli.output import emit_json, say
+from meeple.cli.output import emit_json, say, tell_error
 from meeple.cli.store import Failure
 from meeple.engine import verify
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
-from meeple.events.text import escaped
 
 CHANCE_WORDS = {
     "revealed": " · sealed seed revealed: every draw and die verified",
@@ -296,17 +294,20 @@ def diff(want: object, got: object, where: str = "") -> list[tuple[str, str, str
 
 
 def _paths(want: object, got: object, where: str = "") -> list[tuple[str, object, object]]:
-    """Paths where two JSON values differ, with both values (``_ABSENT`` for a missing key)."""
+    """Paths where two JSON values differ, with both values (``_ABSENT`` for a missing key or
+    element): objects key by key, lists element by element (an element only one list has
+    is a difference of its own)."""
     if isinstance(want, dict) and isinstance(got, dict):
         out = []
         for key in list(want) + [k for k in got if k not in want]:
             out += _paths(want.get(key, _ABSENT), got.get(key, _ABSENT),
                           f"{where}.{key}" if where else str(key))
         return out
-    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+    if isinstance(want, list) and isinstance(got, list):
         out = []
-        for i, (a, b) in enumerate(zip(want, got, strict=True)):
-            out += _paths(a, b, f"{where}[{i}]")
+        for i in range(max(len(want), len(got))):
+            out += _paths(want[i] if i < len(want) else _ABSENT,
+                          got[i] if i < len(got) else _ABSENT, f"{where}[{i}]")
         return out
     if want is _ABSENT or got is _ABSENT or want != got:
         return [(where or "$", want, got)]
@@ -318,46 +319,83 @@ def _short(value: object) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _check_one(path: str, expected: object | None) -> tuple[dict, int]:
+def _check_one(path: str, expected: object | None, beside: str | None = None,
+               ) -> tuple[dict, int]:
+    """One game's report; with ``beside`` (a folder), compared with its own snapshot there:
+    ``X.jsonl`` with ``beside/X.expected.json``, whose absence or fault fails this game only."""
+    if beside is not None:
+        snapshot = expected_path(path, beside)
+        try:
+            expected = read_expected(snapshot)
+        except Failure as exc:
+            report, code = check_file(path)
+            missing = not os.path.lexists(snapshot)
+            message = (f"no expected snapshot {snapshot} (write it with `meeple show {path} "
+                       f"--json > {snapshot}`)") if missing else exc.message
+            report["ok"] = False
+            report["errors"].append({"line": None, "seq": None, "kind": "expect",
+                                     "field": None, "message": message})
+            return report, max(code, 1)
     return check_file(path, expected)
 
 
+def expected_path(path: str, folder: str) -> str:
+    """Where ``check --expect FOLDER`` looks for the snapshot of the game ``path``:
+    ``FOLDER/X.expected.json`` for ``X.jsonl``."""
+    name = os.path.basename(path)
+    stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else name
+    return os.path.join(folder, f"{stem}.expected.json")
+
+
 def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0,
-              head: str | None = None) -> int:
+              head: str | None = None, failures_only: bool = False) -> int:
     """Check files (folders: their ``*.jsonl``), in ``jobs`` processes (0: one per core).
 
     Reports stream out in file order; only the small per-file reports are kept, for the
     JSON document and the summary. With ``head``, the one GAME is also told whether that
-    hash is its head, the head after an earlier line, or none of its heads.
+    hash is its head, the head after an earlier line, or none of its heads. ``expect`` is a
+    snapshot file (one game) or a folder of them (each game with its own, ``expected_path``).
+    With ``failures_only`` only the games that fail are reported, and the summary.
     """
     from meeple.cli.parallel import usable_jobs
 
     usable_jobs(jobs)
     if head is not None:
+        if expect is not None and os.path.isdir(expect):
+            raise Failure("--head checks one GAME: give --expect its snapshot file", 2)
         return _run_head(paths[0] if paths else "", head_argument(head, paths), expect, as_json)
-    expected = read_expected(expect) if expect is not None else None
+    beside = expect if expect is not None and os.path.isdir(expect) else None
+    if expect is not None and beside is None and (len(paths) != 1 or os.path.isdir(paths[0])):
+        raise Failure(f"--expect {expect} is one game's snapshot, but {_games_given(paths)} "
+                      "given: give --expect a folder (e.g. the games' own) to compare "
+                      "each X.jsonl with its X.expected.json there", 2)
+    expected = read_expected(expect) if expect is not None and beside is None else None
     files = expand(paths)
     reports, worst = [], 0
     with _progress(len(files), as_json) as advance:
-        for report, code in _results(files, expected, jobs):
-            reports.append(report)
+        for report, code in _results(files, expected, beside, jobs):
             worst = max(worst, code)
             advance()
+            if failures_only and report["ok"]:
+                continue
+            reports.append(report)
             if not as_json:
                 _say_report(report)
-    summary = {"games": len(reports), "valid": sum(r["ok"] for r in reports),
-               "invalid": sum(1 for r in reports if not r["ok"] and r["head"] is not None),
-               "unreadable": sum(1 for r in reports if r["head"] is None)}
+    failed = [r for r in reports if not r["ok"]]
+    summary = {"games": len(files), "valid": len(files) - len(failed),
+               "invalid": sum(1 for r in failed if r["head"] is not None),
+               "unreadable": sum(1 for r in failed if r["head"] is None)}
     if as_json:
-        if len(reports) == 1 and len(paths) == 1 and not os.path.isdir(paths[0]):
+        if len(files) == 1 and len(paths) == 1 and not os.path.isdir(paths[0]) \
+                and not failures_only:
             emit_json(reports[0])
         else:
             emit_json({"ok": worst == 0, "summary": summary, "games": reports})
-    elif len(reports) != 1:
+    elif len(files) != 1 or failures_only:
         say(f"{summary['games']} games: {summary['valid']} valid, {summary['invalid']} invalid, "
             f"{summary['unreadable']} unreadable or corrupt")
     if worst:
-        verdict(reports, summary)
+        verdict(reports, summary, code=worst)
     return worst
 
 
@@ -371,11 +409,12 @@ def _run_head(path: str, head: str, expect: str | None, as_json: bool) -> int:
         _say_report(report)
         say(head_words(path, report))
     if code:
-        verdict([report], None, head_words(path, report))
+        verdict([report], None, head_words(path, report), code=code)
     return code
 
 
-def verdict(reports: list[dict], summary: dict | None, head: str | None = None) -> None:
+def verdict(reports: list[dict], summary: dict | None, head: str | None = None,
+            code: int = 1) -> None:
     """The one ``meeple: error:`` line on stderr of a check that failed: the first fault, and
     for several games how many failed. The reports themselves are the results, on stdout."""
     failed = [report for report in reports if not report["ok"]]
@@ -383,8 +422,7 @@ def verdict(reports: list[dict], summary: dict | None, head: str | None = None) 
     if summary is not None and summary["games"] > 1:
         first = (f"{len(failed)} of {summary['games']} games: {summary['invalid']} invalid, "
                  f"{summary['unreadable']} unreadable or corrupt; the first: {first}")
-    # the same form as every command's error line: one line, every control character escaped
-    typer.echo(f"meeple: error: {escaped(f'check failed: {first}')}", err=True)
+    tell_error(f"check failed: {first}", code, kind="check_failed")
 
 
 def _first_fault(report: dict) -> str:
@@ -394,10 +432,18 @@ def _first_fault(report: dict) -> str:
     return f"{where}: {error['kind']}: {error['message']}{rule}"
 
 
-def _results(files: list[str], expected: object | None, jobs: int):
+def _results(files: list[str], expected: object | None, beside: str | None, jobs: int):
     from meeple.cli.parallel import ordered_map
 
-    yield from ordered_map(functools.partial(_check_one, expected=expected), files, jobs)
+    yield from ordered_map(functools.partial(_check_one, expected=expected, beside=beside),
+                           files, jobs)
+
+
+def _games_given(paths: list[str]) -> str:
+    folders = sum(os.path.isdir(p) for p in paths)
+    if folders:
+        return "a folder was" if folders == 1 else f"{folders} folders were"
+    return f"{len(paths)} games were"
 
 
 @contextlib.contextmanager

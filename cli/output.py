@@ -82,6 +82,13 @@ def fail(message: str, code: int, *, kind: str | None = None, rule: str | None =
     error's kind, by default its exit code's: ``KINDS``), ``code`` (the exit code), ``rule``
     (the rule id it enforces, or null) and ``legal`` (what would have been legal, or null).
     """
+    tell_error(message, code, kind=kind, rule=rule, legal=legal)
+    raise typer.Exit(code)
+
+
+def tell_error(message: str, code: int, *, kind: str | None = None, rule: str | None = None,
+               legal: str | None = None) -> None:
+    """The error line of ``fail``, without exiting."""
     text = _cut(escaped(message))
     if errors_as_json:
         document = {"error": text, "kind": kind or KINDS.get(code, "error"), "code": code,
@@ -89,7 +96,6 @@ def fail(message: str, code: int, *, kind: str | None = None, rule: str | None =
         typer.echo(json_safe(msgspec.json.encode(document).decode()), err=True)
     else:
         typer.echo(f"meeple: error: {text}", err=True)
-    raise typer.Exit(code)
 
 
 def _cut(text: str) -> str:

@@ -96,16 +96,16 @@ def test_expect_larger_than_a_log_may_be_is_refused_unread(game, tmp_path):
                     f"than the limit of {EXPECT_LIMIT:,} bytes")
 
 
-@pytest.mark.parametrize("what", ["dev_zero", "fifo", "folder"])
+@pytest.mark.parametrize("what", ["dev_zero", "fifo"])
 def test_expect_that_is_no_regular_file_is_refused_at_once(game, tmp_path, what):
-    """/dev/zero never ends and a FIFO's open waits for a writer: neither may be read."""
-    path = {"dev_zero": Path("/dev/zero"), "fifo": tmp_path / "fifo", "folder": tmp_path}[what]
+    """/dev/zero never ends and a FIFO's open waits for a writer: neither may be read. (A
+    folder is where each game's own snapshot is looked for: tests/cli/test_check_expect.py.)"""
+    path = {"dev_zero": Path("/dev/zero"), "fifo": tmp_path / "fifo"}[what]
     if what == "fifo":
         os.mkfifo(path)
     result = meeple("check", game, "--expect", path)
     assert result.returncode == 1
-    kind = {"dev_zero": "a character device", "fifo": "a FIFO (named pipe)",
-            "folder": "a directory"}[what]
+    kind = {"dev_zero": "a character device", "fifo": "a FIFO (named pipe)"}[what]
     assert one_error(result) == (f"meeple: error: {path}: cannot read the expected snapshot: "
                                  f"is {kind}, not a regular file")
 
@@ -224,10 +224,12 @@ def test_a_failed_check_ends_with_one_error_line(tmp_path):
     (folder / "b.jsonl").write_text("not json\n")
     result = run("check", folder, "--json", code=3)
     assert json.loads(result.stdout)["summary"]["unreadable"] == 1
-    assert result.stderr.startswith(
-        "meeple: error: check failed: 1 of 2 games: 0 invalid, 1 unreadable or corrupt; the "
+    assert result.stderr.count("\n") == 1  # under --json, one JSON object
+    error = json.loads(result.stderr)
+    assert error["error"].startswith(
+        "check failed: 1 of 2 games: 0 invalid, 1 unreadable or corrupt; the "
         f"first: {folder}/b.jsonl:1: torn: ")
-    assert result.stderr.count("\n") == 1
+    assert (error["kind"], error["code"]) == ("check_failed", 3)
     assert run("check", GAME).stderr == ""
 
 
