@@ -254,36 +254,81 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
             say(f"      head after line {event.seq + 1}: {hashes[event.seq]}")
 
 
+#: what each kind of scoring was for, as the score table says it
+_WHY = {"realm": "completed", "final": "at the end", "farm": "at the end", "defeat": "battle lost",
+        "tie": "battle tied"}
+
+
 def print_score(state: GameState, as_json: bool) -> None:
+    """The score table: each scoring with its line, side, points, realm, formula and rule (a
+    farm's counted cities below it), then the points of each side by kind, with totals."""
     view = views.score(state)
     if as_json:
         emit_json(view)
         return
-    say("Scores: " + "  ".join(f"{s} {p}" for s, p in view["scores"].items()))
-    symbols = state.edition.symbols
-    if view["breakdown"]:
-        say(f"  {'line':>4}  {'side':<14} {'pts':>3}  {'reason':<7}{'kind':<9} "
-            f"{'realm (where it was first placed)':<31} {'counted':<22} rule")
-    for row in view["breakdown"]:
+    label = _side_labels(state)
+    say("Scores: " + "  ".join(f"{label[s]} {p}" for s, p in view["scores"].items()))
+    rows = view["breakdown"]
+    side_width = max([4] + [len(label[row["side"]]) for row in rows])
+    table = []
+    for row in rows:
         realm = row["realm"]
-        if row["reason"] in ("defeat", "tie"):
-            detail = f"{row['dice']} dice"
-        elif row["reason"] == "farm":
-            count = row.get("cities", 0)
-            detail = f"{count} completed cit{'y' if count == 1 else 'ies'}"
-        else:
-            detail = f"{row['tiles']} tiles, {row['symbols']} {symbols}"
-        where = f"({realm['x']}, {realm['y']}) {realm['feature']}"
-        say(f"  {row['seq'] + 1:>4}  {row['side']:<14} {row['points']:>3}  {row['reason']:<7}"
-            f"{row['kind']:<9} {where:<31} {detail:<22} {row['rule']}")
-    if view["breakdown"]:
-        say("Totals by kind:")
-        for side, kinds in view["totals"].items():
-            parts = " · ".join(f"{kind} {points}" for kind, points in kinds.items())
-            say(f"  {side:<14} {parts or '-'} = {view['scores'][side]}")
+        what = "farm" if row["reason"] == "farm" else row["kind"]
+        table.append((row, f"{what}, {_WHY[row['reason']]}",
+                      f"({realm['x']}, {realm['y']}) {realm['feature']}"))
+    what_width = max([3] + [len(what) for _, what, _ in table])
+    where_width = max([5] + [len(where) for _, _, where in table])
+    rule_width = max([4] + [len(row["rule"]) for row in rows])
+    if rows:
+        say(f"  {'line':>4}  {'side':<{side_width}} {'pts':>3}  {'for':<{what_width}}  "
+            f"{'realm':<{where_width}}  {'rule':<{rule_width}}  points")
+    for row, what, where in table:
+        say(f"  {row['seq'] + 1:>4}  {label[row['side']]:<{side_width}} {row['points']:>3}  "
+            f"{what:<{what_width}}  {where:<{where_width}}  {row['rule']:<{rule_width}}  "
+            f"{row['formula']}")
+        if row.get("counted_cities"):
+            cities = " · ".join(f"({c['realm']['x']}, {c['realm']['y']}) {c['realm']['feature']}"
+                                for c in row["counted_cities"])
+            say(f"  {'':>4}  {'':<{side_width}} {'':>3}  cities counted: {cities}")
+    if rows:
+        say()
+        _say_totals(state, view, label)
     if view["over"]:
-        label = "Winner" if len(view["winners"]) == 1 else "Winners (shared victory)"
-        say(f"{label}: {', '.join(view['winners'])}")
+        word = "Winner" if len(view["winners"]) == 1 else "Winners (shared victory)"
+        say(f"{word}: {', '.join(label[w] for w in view['winners'])}")
+
+
+def _say_totals(state: GameState, view: dict, label: dict[str, str]) -> None:
+    """Points by side and kind, as a table: each completed kind, battles, farms, the end."""
+    words = state.edition.vocabulary
+    columns = [(_plural(kind), kind) for kind in (words.path, words.area, words.centre)]
+    if state.edition.contest == "battle":
+        columns.append(("battles", "battles"))
+    if words.field is not None:
+        columns.append(("farms", "farms"))
+    columns += [("at the end", "final"), ("total", "total")]
+    width = max([4] + [len(label[side]) for side in view["totals"]])
+    say("Points by kind:")
+    say(f"  {'side':<{width}} " + " ".join(f"{title:>{max(len(title), 5)}}"
+                                           for title, _ in columns))
+    for side, kinds in view["totals"].items():
+        final = sum(points for kind, points in kinds.items() if kind.startswith("final "))
+        cells = {**kinds, "final": final, "total": view["scores"][side]}
+        say(f"  {label[side]:<{width}} " + " ".join(
+            f"{cells.get(key, 0):>{max(len(title), 5)}}" for title, key in columns))
+
+
+def _plural(kind: str) -> str:
+    return {"city": "cities", "asteroid": "asteroid fields"}.get(kind, kind + "s")
+
+
+def _side_labels(state: GameState) -> dict[str, str]:
+    """How the score table names each side: a colour, or in the team variant the faction
+    with its players (``rebel (red, green)``, SW-8)."""
+    if not state.setup.team:
+        return {side: side for side in state.scores}
+    return {side: f"{side} ({', '.join(c for c in state.players if state.side_of[c] == side)})"
+            for side in state.scores}
 
 
 def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -> None:

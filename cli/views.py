@@ -82,16 +82,24 @@ def moves(state: GameState) -> list[dict]:
 
 
 def score(state: GameState) -> dict:
-    """The ``score --json`` document."""
-    from meeple.engine import effective_events
+    """The ``score --json`` document: each row also says its points as a ``formula``
+    (``5 tiles x 2 + 1 pennant x 2 = 12``), and a farm row the completed cities it counted
+    (CL-6): ``cities`` (how many) and ``counted_cities`` (each city's first spot and tiles)."""
+    from meeple.engine import effective_events, formula, realm_extent
     from meeple.events.model import PointsScored
 
-    cities = {e.seq: e.cities for e in effective_events(state)
-              if isinstance(e, PointsScored) and e.reason == "farm"}
+    farms = {e.seq: e for e in effective_events(state)
+             if isinstance(e, PointsScored) and e.reason == "farm"}
     rows = breakdown(state)
+    edition = state.edition
     for row in rows:
-        if row["seq"] in cities:
-            row["cities"] = cities[row["seq"]]  # the completed cities a farm counted (CL-6)
+        farm = farms.get(row["seq"])
+        row["formula"] = formula(edition.terms(row["reason"], row["kind"], row["tiles"],
+                                               row["symbols"], row["dice"],
+                                               farm.cities if farm else 0))
+        if farm is not None:  # farms score at the end: the cities are as the board has them
+            row["cities"] = farm.cities
+            row["counted_cities"] = realm_extent(state, farm.realm)["cities"]
     totals: dict[str, dict[str, int]] = {side: {} for side in state.scores}
     for row in rows:
         key = {"defeat": "battles", "tie": "battles", "final": f"final {row['kind']}",

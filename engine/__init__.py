@@ -46,7 +46,7 @@ from meeple.engine.deciding import (
     undoable,
 )
 from meeple.engine.detached import advance, detach, play_move, playout
-from meeple.engine.edition import Edition, Expansion, Figure
+from meeple.engine.edition import Edition, Expansion, Figure, Term, formula
 from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named, expansion_named
 from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
 from meeple.engine.flow import awaiting, awaiting_seed, next_event
@@ -139,6 +139,8 @@ __all__ = [
     "random_move",
     "realm_extent",
     "reserves",
+    "Term",
+    "formula",
     "run_turns",
     "seal",
     "search",

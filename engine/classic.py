@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.engine.edition import Edition, Expansion, Figure, Vocabulary, sides_present
+from meeple.engine.edition import (
+    Edition,
+    Expansion,
+    Figure,
+    Term,
+    Vocabulary,
+    sides_present,
+)
 
 if TYPE_CHECKING:
     from meeple.engine.realms import Realm
@@ -62,6 +69,26 @@ class Classic(Edition):
         symbols = realm.symbol_count()
         tiles = 1 + neighbours if realm.kind == "cloister" else len(realm.tiles)
         return tiles + symbols, tiles, symbols
+
+    def terms(self, reason: str, kind: str, tiles: int, symbols: int, dice: int,
+              cities: int) -> tuple[Term, ...]:
+        """CL-5 (completed: a 2-tile city 1 per tile and pennant), CL-6 (the end; a farm 3 per
+        completed city it borders).
+
+        >>> from meeple.engine.edition import formula
+        >>> formula(Classic().terms("realm", "city", 5, 1, 0, 0))
+        '5 tiles x 2 + 1 pennant x 2 = 12'
+        """
+        if reason == "farm":
+            return (Term(cities, FARM_POINTS_PER_CITY, "completed city", "completed cities"),)
+        if kind == "cloister":
+            if reason == "realm":
+                return (Term(1, CLOISTER_POINTS, "cloister", "cloisters"),)
+            return (Term(tiles, 1, "tile (the cloister and its neighbours)",
+                         "tiles (the cloister and its neighbours)"),)
+        per = 2 if kind == "city" and reason == "realm" and tiles != 2 else 1
+        base = Term(tiles, per, "tile", "tiles")
+        return (base, Term(symbols, per, "pennant", "pennants")) if symbols else (base,)
 
     def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
         """CL-5: every side with the most followers in the realm; ties score in full."""

@@ -105,6 +105,29 @@ class Edition:
         """Who scores a realm, in seating order."""
         raise NotImplementedError
 
+    def terms(self, reason: str, kind: str, tiles: int, symbols: int, dice: int,
+              cities: int) -> tuple[Term, ...]:
+        """What a scoring's points are made of, from what its event counted: the terms whose
+        products add up to its points, as the edition's scoring rules make them."""
+        raise NotImplementedError
+
+
+class Term(msgspec.Struct, frozen=True):
+    """One term of a scoring: ``count`` things worth ``per`` points each."""
+
+    count: int
+    per: int
+    noun: str
+    nouns: str
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.noun if self.count == 1 else self.nouns} x {self.per}"
+
+
+def formula(terms: tuple[Term, ...]) -> str:
+    """A scoring's terms as arithmetic a person can check: ``5 tiles x 2 + 1 pennant x 2 = 12``."""
+    return " + ".join(map(str, terms)) + f" = {sum(t.count * t.per for t in terms)}"
+
     def __repr__(self) -> str:
         return f"<edition {self.name}>"
 

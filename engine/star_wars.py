@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.engine.edition import Edition, Figure, Vocabulary, sides_present
+from meeple.engine.edition import Edition, Figure, Term, Vocabulary, sides_present
 
 if TYPE_CHECKING:
     from meeple.engine.realms import Realm
@@ -64,6 +64,29 @@ class StarWars(Edition):
     def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
         """The one side left holding the realm: battles come first (SW-5, SW-6.1)."""
         return sides_present(realm, side_of, sides)
+
+    def terms(self, reason: str, kind: str, tiles: int, symbols: int, dice: int,
+              cities: int) -> tuple[Term, ...]:
+        """SW-6.3 (completed), SW-7.2 (the end), SW-5.3 (a tied round: 1), SW-5.4 (a defeat:
+        1 per die, no symbols).
+
+        >>> from meeple.engine.edition import formula
+        >>> formula(StarWars().terms("realm", "asteroid", 3, 1, 0, 0))
+        '3 tiles x 2 + 1 symbol x 2 = 8'
+        """
+        if reason == "tie":
+            return (Term(1, 1, "tied round", "tied rounds"),)
+        if reason == "defeat":
+            return (Term(dice, 1, "die", "dice"),)
+        if kind == "planet" and reason == "realm":
+            base = Term(1, PLANET_POINTS, "planet", "planets")
+        elif kind == "planet":
+            base = Term(tiles, 1, "tile (the planet and its neighbours)",
+                        "tiles (the planet and its neighbours)")
+        else:
+            base = Term(tiles, 2 if kind == "asteroid" and reason == "realm" else 1, "tile",
+                        "tiles")
+        return (base, Term(symbols, 2, "symbol", "symbols")) if symbols else (base,)
 
 
 def dice_for(realm: Realm, side: str, side_of: dict[str, str], faction: str) -> int:

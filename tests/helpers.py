@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -34,6 +35,10 @@ from scenarios import (  # noqa: F401  (tests import the shared sets from here)
 )
 
 runner = CliRunner()
+
+#: the recorded games of ``fixtures/`` that fold to a valid game
+RECORDED = sorted(p for p in (Path(__file__).parents[1] / "fixtures").glob("*.jsonl")
+                  if "unplaceable" not in p.name and "invalid" not in p.name)
 
 
 def run(*args, code=0):

@@ -91,23 +91,44 @@ def test_the_board_legend_is_the_games_own_and_fits_80_columns(tmp_path):
         assert all(len(line) <= 80 for line in text.splitlines() if "·" in line)
 
 
-def test_the_score_table_has_headers_line_numbers_farm_cities_and_totals(tmp_path):
+def test_the_score_table_has_headers_formulas_farm_cities_and_totals(tmp_path):
     run("simulate", "--out", tmp_path, "--games", "1", "--seed", "f", "--bot", "random",
         "--edition", "classic", "--jobs", "1")
     game = tmp_path / "game-f-0.jsonl"
     report = run_json("score", game)
     text = run("score", game).stdout
     lines = text.splitlines()
-    assert lines[1].split()[:4] == ["line", "side", "pts", "reason"]
+    assert lines[1].split() == ["line", "side", "pts", "for", "realm", "rule", "points"]
     farms = [row for row in report["breakdown"] if row["reason"] == "farm"]
     assert farms and all(row["cities"] * 3 == row["points"] for row in farms)
-    for row in farms:
-        assert any(line.split()[0] == str(row["seq"] + 1) and "completed cit" in line
-                   for line in lines[2:])
-    assert "symbols" not in text and "pennants" in text
+    for row in report["breakdown"]:
+        at = next(i for i, line in enumerate(lines) if line.split()[:1] == [str(row["seq"] + 1)])
+        assert lines[at].endswith(f"  {row['formula']}") and row["formula"].endswith(
+            f"= {row['points']}")
+        if row["reason"] == "farm":
+            assert len(row["counted_cities"]) == row["cities"]
+            assert lines[at + 1].split()[:2] == ["cities", "counted:"]
+            assert lines[at + 1].count("city:") == row["cities"]
+    assert "symbols" not in text and "pennant" in text
+    header = lines.index("Points by kind:") + 1
+    assert lines[header].split() == ["side", "roads", "cities", "cloisters", "farms", "at",
+                                     "the", "end", "total"]
     for side, kinds in report["totals"].items():
         assert sum(kinds.values()) == report["scores"][side]
-        assert f"= {report['scores'][side]}" in text
+        row = next(line.split() for line in lines[header + 1:] if line.split()[0] == side)
+        assert int(row[-1]) == report["scores"][side] == sum(map(int, row[1:-1]))
+
+
+def test_the_team_variant_scores_by_team_naming_its_players(tmp_path):
+    run("simulate", "--out", tmp_path, "--games", "1", "--seed", "4", "--team", "--players",
+        "red,black,green,white", "--jobs", "1")
+    text = run("score", tmp_path / "game-4-0.jsonl").stdout
+    assert text.startswith("Scores: rebel (red, green) ")
+    assert "empire (black, white) " in text.splitlines()[0]
+    totals = text.split("Points by kind:\n")[1].splitlines()
+    assert totals[0].split() == ["side", "routes", "asteroid", "fields", "planets", "battles",
+                                 "at", "the", "end", "total"]
+    assert [line.split("(")[0].strip() for line in totals[1:3]] == ["rebel", "empire"]
 
 
 def _meeple(*args: object):

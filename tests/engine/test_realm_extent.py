@@ -1,16 +1,13 @@
 """``realm_extent``: the cells a scored realm covers and the completed cities a farm counted
 (CL-6), as the score table names them and the pictures highlight them."""
 
-from pathlib import Path
-
 import pytest
 
 from meeple.engine import effective_events, fold, realm_extent
 from meeple.events import log
 from meeple.events.model import PointsScored
 
-FIXTURES = sorted(p for p in (Path(__file__).parents[2] / "fixtures").glob("*.jsonl")
-                  if "unplaceable" not in p.name and "invalid" not in p.name)
+from helpers import RECORDED as FIXTURES
 
 
 def _scorings(path):
