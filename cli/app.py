@@ -168,11 +168,16 @@ def new(
     sealed: Annotated[bool, typer.Option("--sealed", help="Record only the seed's SHA-256; "
                                          "keep the seed in GAME.seed (mode 0600) until the "
                                          "end reveals it.")] = False,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", help="COLOUR=BOT: a seat a bot plays, recorded in the game (repeatable); "
+        "after each move of a person the bots play until a person is to act. COLOUR alone: "
+        "the default opponent (mcts:500). Engine bots only: random, greedy, mcts, mcts:N, "
+        "mcts:Xs.", metavar="COLOUR[=BOT]")] = None,
     as_json: Json = False,
 ) -> None:
     """Start a new game log (never overwrites); in digital mode the first tile is drawn."""
     from meeple.cli.report import report_move
-    from meeple.cli.session import start_game
+    from meeple.cli.session import parse_seats, start_game
     from meeple.cli.store import game_tileset
 
     if table and seed is not None:
@@ -183,11 +188,12 @@ def new(
     if sealed and seed is not None:
         fail("--sealed and --seed exclude each other: a sealed game makes its own 256-bit "
              "seed, so that no one can find it from its SHA-256", 2)
+    colours = [colour.lower() for colour in _split(players)]
     done = start_game(
-        game, [colour.lower() for colour in _split(players)],
-        game_tileset(edition, tileset, _expansions(expansion, fiesta)),
+        game, colours, game_tileset(edition, tileset, _expansions(expansion, fiesta)),
         names=_split(names) if names else None, seed=seed, team=team, table=table,
         unplaceable=unplaceable, undo=undo, sealed=sealed,
+        bots=parse_seats(bot or [], colours),
     )
     report_move(game, done.state, done.events, done.head, as_json)
 
@@ -501,16 +507,17 @@ def autoplay(
 def play(
     game: Game,
     bot: Annotated[list[str] | None, typer.Option(
-        help="A bot seat, COLOUR=BOT (repeatable), e.g. black=mcts; bots: " + BOT_HELP,
-        metavar="COLOUR=BOT")] = None,
+        help="A bot seat for this session, COLOUR=BOT (repeatable), e.g. black=mcts; COLOUR "
+        "alone: the default opponent (mcts:500); bots: " + BOT_HELP + " Seats recorded at "
+        "`new --bot` play as well.", metavar="COLOUR[=BOT]")] = None,
     move_time: MoveTime = 10.0,
 ) -> None:
     """Play at the terminal: type moves without the file name; bots take their seats."""
-    from meeple.cli.interactive import run_play, seats
-    from meeple.cli.session import check_move_time
+    from meeple.cli.interactive import run_play
+    from meeple.cli.session import check_move_time, parse_seats
 
     check_move_time(move_time)
-    run_play(game, seats(bot or []), move_time)
+    run_play(game, parse_seats(bot or []), move_time)
 
 
 @app.command()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Iterable
 
 from prompt_toolkit.completion import Completer, Completion
 
@@ -26,24 +25,6 @@ VERBS = ("place", "deploy", "skip", "take-back", "draw", "roll", "undo", "redo",
 HELP = ("commands: place X Y ROTATION [TARGET] · deploy TARGET [--large] · skip · take-back X Y "
         "TARGET · draw TILE · roll COLOUR=N,N ... · undo [--steps N] · redo · moves · show · "
         "status · score · quit (Tab completes; Up and Down recall)")
-
-
-def seats(specs: Iterable[str]) -> dict[str, str]:
-    """``COLOUR=BOT`` options as {colour: bot spec}.
-
-    :raises Failure: (2) a malformed option or a bot that is none.
-    """
-    from meeple.cli.session import check_bot
-    from meeple.cli.store import Failure
-
-    found: dict[str, str] = {}
-    for spec in specs:
-        colour, equals, bot = spec.partition("=")
-        if not equals or not colour or not bot:
-            raise Failure(f"--bot takes COLOUR=BOT (e.g. black=mcts), not {spec!r}", 2)
-        check_bot(bot)
-        found[colour.strip().lower()] = bot.strip()
-    return found
 
 
 def _run(argv: list[str]) -> int:
@@ -142,14 +123,19 @@ class _Completer(Completer):
 def run_play(path: str, bots: dict[str, str], move_time: float) -> None:
     """The session (see the module). Reads lines from a terminal with prompt_toolkit, or
     plainly from a pipe."""
+    from meeple.cli.session import sees_only_the_table
     from meeple.cli.store import Failure
+    from meeple.cli.views import seated_bots
 
     state = _state(path)  # an unreadable or invalid log stops here, with its error
+    recorded = seated_bots(state)
     for colour in bots:
         if colour not in state.players:
             raise Failure(f"--bot {colour}=...: {colour} does not play in this game; players: "
                           + ", ".join(state.players), 2)
-    from meeple.cli.session import sees_only_the_table
+        if colour in recorded:
+            raise Failure(f"--bot {colour}=...: {colour} is a bot seat of this game already "
+                          f"({recorded[colour]}, recorded at `meeple new`)", 2)
 
     seeded = [bot for bot in bots.values() if not sees_only_the_table(bot)]
     if seeded and not (state.digital and state.chance_known):

@@ -94,6 +94,9 @@ def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
         say(textwrap.fill(" ".join(f"{escaped(t)}×{n}" for t, n in view["remaining"].items()),
                           width=80, initial_indent="  tiles    ", subsequent_indent=" " * 11,
                           break_on_hyphens=False))
+    if view["bots"]:
+        say("  bots     " + "  ".join(f"{c} ({b})" for c, b in view["bots"].items())
+            + "  (recorded seats: they play after each of your moves)")
     if "battle" in view:
         say("  battle   " + ", ".join(f"{s} rolls {n}" for s, n in view["battle"]["dice"].items()))
     if "winners" in view:

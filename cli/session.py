@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from meeple.cli.store import Failure, Game, create_sealed, load, load_valid_prefix, save
+from meeple.cli.views import seated_bots
 from meeple.engine import (
     Command,
     GameState,
@@ -61,7 +62,9 @@ def _written(game: Game, count: int) -> list[Event]:
 
 
 def act(path: str, commands: Sequence[Command]) -> Outcome:
-    """Play ``commands`` on the game at ``path`` and append what they cause.
+    """Play ``commands`` on the game at ``path`` and append what they cause; then the bots of
+    the game's bot seats (``seated_bots``) play until a person is to act, unless the commands
+    were an undo or a redo (a bot would play again at once what was undone).
 
     A move is never played on chance nobody has seen: if the log stops before a draw or a
     roll the rules owe (after `meeple repair`, or a sealed game handed back to its seed's
@@ -80,18 +83,88 @@ def act(path: str, commands: Sequence[Command]) -> Outcome:
     for command in commands:
         state, events = play(state, command)
         written += events
+    if not isinstance(commands[-1], Undo | Redo):
+        state, moves = _seats_play(state)
+        written += moves
     head = save(game, written)
     return Outcome(path, state, _written(game, len(written)), head)
 
 
+def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
+    """The recorded bot seats' moves up to the next person's (none if a person is to act).
+
+    :raises Failure: a recorded bot this meeple does not have.
+    """
+    seats = seated_bots(state)
+    if not seats or awaiting(state) not in ("place", "meeple") or state.player not in seats:
+        return state, []
+    import time
+
+    from meeple.engine import bot_named
+
+    bots = {}
+    for colour, spec in seats.items():
+        check_seat(spec, state, f"the log's bot seat {colour}={spec}", 1)
+        bots[colour] = bot_named(spec, time.process_time)
+    state, written, _ = bot_turns(state, bots, None)
+    return state, written
+
+
+def check_seat(spec: str, state: GameState | None, what: str, code: int, *,
+               table: bool = False, sealed: bool = False) -> None:
+    """A bot that may take a seat recorded in the log: an engine bot (a log names no program
+    to run), and in table mode or a sealed game one that plays from what a player sees.
+
+    :raises Failure: with ``code`` otherwise.
+    """
+    if spec.startswith("cmd:"):
+        raise Failure(f"{what}: a bot program cannot be recorded in the game (a log that "
+                      "names a program would run it on whoever plays on): give it to `meeple "
+                      "play --bot` or `autoplay --bot` instead", code)
+    check_bot(spec, code)
+    if state is not None:
+        table, sealed = state.setup.mode == "table", state.sealed
+    if (table or sealed) and not sees_only_the_table(spec):
+        raise Failure(f"{what}: {spec} takes its choices from the game's seed, which a "
+                      f"{'table' if table else 'sealed'} game does not give it; use mcts", code)
+
+
+def parse_seats(specs: Sequence[str], colours: Sequence[str] | None = None) -> dict[str, str]:
+    """``COLOUR=BOT`` options as {colour: bot spec}; a colour alone takes the default
+    opponent, ``DEFAULT_OPPONENT``. With ``colours``, each must be one of them.
+
+    :raises Failure: (2) a malformed option, a bot that is none, a colour that does not play.
+    """
+    found: dict[str, str] = {}
+    for spec in specs:
+        colour, equals, bot = spec.partition("=")
+        colour, bot = colour.strip().lower(), bot.strip() if equals else DEFAULT_OPPONENT
+        if not colour or not bot:
+            raise Failure(f"--bot takes COLOUR=BOT (e.g. black=mcts) or COLOUR, not {spec!r}", 2)
+        if colours is not None and colour not in colours:
+            raise Failure(f"--bot {spec}: {colour} does not play; players are "
+                          + ", ".join(colours), 2)
+        check_bot(bot)
+        found[colour] = bot
+    return found
+
+
+#: the bot a seat gets when ``--bot COLOUR`` names none: a search that holds realms and
+#: fights battles when they favour it (it beats ``greedy`` about 9 games in 10)
+DEFAULT_OPPONENT = "mcts:500"
+
+
 def resume(path: str) -> Outcome:
-    """Write what the rules do next (draws, dice, scoring, the end) up to the next move;
-    ``events`` is empty when there is nothing to write.
+    """Write what the rules do next (draws, dice, scoring, the end) up to the next move, and
+    the moves of the bot seats up to a person's; ``events`` is empty when there is nothing
+    to write.
 
     :raises Failure: when only a sealed game's seed holder can write what comes next.
     """
     game = load(path)
     state, written = settle(game.state)
+    state, moves = _seats_play(state)
+    written += moves
     if not written and awaiting_seed(state):
         raise Failure("what comes next (a draw, a roll or the end) needs this sealed game's "
                       f"seed: only its holder, where {path}.seed is, can continue", 1)
@@ -101,11 +174,12 @@ def resume(path: str) -> Outcome:
     return Outcome(path, state, _written(game, len(written)), head)
 
 
-def check_bot(spec: str) -> None:
+def check_bot(spec: str, code: int = 2) -> None:
     """A ``--bot`` spec that names a bot: an engine bot (``meeple.engine.bot_named``) or
     ``cmd:PATH``, a program speaking the bot protocol (``meeple.cli.external``).
 
-    :raises Failure: (2, a usage error) otherwise, with the bots there are.
+    :raises Failure: (``code``; 2, a usage error, by default) otherwise, with the bots there
+        are.
     """
     import time
 
@@ -126,7 +200,8 @@ def check_bot(spec: str) -> None:
     try:
         bot_named(spec, time.process_time)
     except RulesError as exc:
-        raise Failure(f"--bot: {exc.message}; {exc.legal or BOT_SYNTAX}, cmd:PATH", 2) from None
+        raise Failure(f"--bot: {exc.message}; {exc.legal or BOT_SYNTAX}, cmd:PATH",
+                      code) from None
 
 
 def sees_only_the_table(spec: str) -> bool:
@@ -170,8 +245,9 @@ def make_bot(spec: str, move_time: float | None = None):
 
 def bot_turns(state: GameState, seats: dict, default, turns: int | None = None):
     """Let bots play ``turns`` turns (None: to the end): the bot in ``seats`` for a colour
-    there, else ``default``. Returns the state, the events written and the ``BotFailure``
-    that stopped the game, if one did (the events before it stand)."""
+    there, else ``default`` (None: stop at a colour no bot plays). Returns the state, the
+    events written and the ``BotFailure`` that stopped the game, if one did (the events
+    before it stand)."""
     from meeple.cli.external import BotFailure
 
     state, written = settle(state)
@@ -180,6 +256,8 @@ def bot_turns(state: GameState, seats: dict, default, turns: int | None = None):
         # a table or a sealed game may wait for a draw or a roll: the bots stop there
         while awaiting(state) in ("place", "meeple") and (last is None or state.turn < last):
             choose = seats.get(state.player, default)
+            if choose is None:
+                break
             state, events = play(state, choose(state))
             written += events
     except BotFailure as exc:
@@ -225,17 +303,23 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
 def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
                names: list[str] | None = None, seed: str | None = None, team: bool = False,
                table: bool = False, unplaceable: str = "discard", undo: str = "turn",
-               sealed: bool = False) -> Outcome:
+               sealed: bool = False, bots: dict[str, str] | None = None) -> Outcome:
     """Create the log of a new game (never over another) and write its opening: in digital
     mode the first draw. Without a seed a digital game gets a random one (256 bits when
-    sealed; then the seed goes to ``PATH.seed`` and the log records only its SHA-256)."""
+    sealed; then the seed goes to ``PATH.seed`` and the log records only its SHA-256).
+    ``bots`` are the seats bots play, recorded in the log; if the first seat is one, the
+    bots play up to the first person's turn."""
+    for colour, spec in (bots or {}).items():
+        check_seat(spec, None, f"--bot {colour}={spec}", 2, table=table, sealed=sealed)
     import secrets
 
     chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
                                                                                 else 8))
     first = new_game(colours, tileset, names=names, seed=chosen, team=team, table=table,
-                     unplaceable=unplaceable, undo=undo, sealed=sealed)
+                     unplaceable=unplaceable, undo=undo, sealed=sealed, bots=bots)
     state, events = settle(start(first, chosen if sealed else None))
+    state, moves = _seats_play(state)
+    events += moves
     if sealed:
         assert chosen is not None
         head = create_sealed(path, [first, *events], chosen)

@@ -42,6 +42,7 @@ def status(state: GameState, head: str) -> dict:
         "mode": state.setup.mode,
         "sealed": state.sealed,
         "team": state.setup.team,
+        "bots": seated_bots(state),
         "tileset": {"name": state.tileset.name, "status": state.tileset.status,
                     "sha256": state.tileset.sha256},
         "undo": {"policy": state.setup.options.undo, "steps": _undoable_now(state, waiting),
@@ -56,6 +57,11 @@ def status(state: GameState, head: str) -> dict:
     if waiting == "over":
         view["winners"] = list(state.winners or ())
     return view
+
+
+def seated_bots(state: GameState) -> dict[str, str]:
+    """The seats bots play, as recorded at ``new --bot``: {colour: bot spec}."""
+    return {p.colour: p.bot for p in state.setup.players if p.bot is not None}
 
 
 def _undoable_now(state: GameState, waiting: str | None) -> int:

@@ -37,8 +37,10 @@ def new_game(
     unplaceable: str = "discard",
     undo: str = "turn",
     sealed: bool = False,
+    bots: dict[str, str] | None = None,
 ) -> GameStarted:
-    """A checked ``game_started`` event (seq 0). ``sealed`` records only the seed's SHA-256.
+    """A checked ``game_started`` event (seq 0). ``sealed`` records only the seed's SHA-256;
+    ``bots`` the seats bots play ({colour: bot spec}).
 
     :raises InvalidCommand: unknown colour, wrong number of names, bad option, bad set-up.
     """
@@ -60,8 +62,13 @@ def new_game(
                              rule=edition.rule("chance"))
     if undo not in ("turn", "any", "none"):
         raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule="undo")
+    for colour in bots or {}:
+        if colour not in colours:
+            raise InvalidCommand(f"a bot seat for {colour}, who does not play", rule=rule,
+                                 legal="players are " + ", ".join(colours))
     players = tuple(
-        PlayerDef(colour=c, name=(names[i] if names else c))  # type: ignore[arg-type]
+        PlayerDef(colour=c, name=(names[i] if names else c),  # type: ignore[arg-type]
+                  bot=(bots or {}).get(c))
         for i, c in enumerate(colours)
     )
     event = GameStarted(

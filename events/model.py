@@ -42,11 +42,19 @@ class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     collector need not track it (a long log is many thousands of these)."""
 
 
-class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True):
-    """A seat at the table: its colour (SW-1.5) and a display name."""
+#: a bot recorded for a seat: an engine bot's spec (``greedy``, ``mcts:500``, ``mcts:0.5s``),
+#: never a program (a log names no program to run)
+BotSpec = Annotated[str, msgspec.Meta(min_length=1, max_length=40,
+                                      pattern="^[a-z][a-z0-9-]*(:[0-9][0-9.]*s?)?$")]
+
+
+class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A seat at the table: its colour (SW-1.5), a display name, and the bot that plays it,
+    if one does (written only then, so a log without bot seats reads as before)."""
 
     colour: Colour
     name: Annotated[str, msgspec.Meta(max_length=MAX_NAME)]
+    bot: BotSpec | None = None
 
 
 class Options(_Data, frozen=True, forbid_unknown_fields=True):

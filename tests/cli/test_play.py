@@ -39,7 +39,7 @@ def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
 
 
 @pytest.mark.parametrize("options, words", [
-    (["--bot", "black"], "COLOUR=BOT"), (["--bot", "black=clever"], "unknown bot"),
+    (["--bot", "=mcts"], "COLOUR=BOT"), (["--bot", "black=clever"], "unknown bot"),
     (["--bot", "green=greedy"], "green does not play"),
 ])
 def test_bad_bot_seats_are_usage_errors(tmp_path, options, words):
