@@ -1,20 +1,32 @@
 """The board as text (``meeple show``): tiles with their edges, realms, symbols and meeples.
 
-Each tile is 5 characters by 3 lines (3 by 3 when the board would not fit the
-terminal): routes ``-`` and ``|`` (box-drawing lines on a terminal), asteroid
-fields ``#``, planets ``@``, intersections ``+``, faction symbols ``^`` rebel,
-``%`` empire, ``$`` bounty hunters, meeples by colour letter (``r g k w o``,
-capital for a large one). The classic game reads the same way: roads like
-routes, cities ``#`` with pennants ``*``, cloisters ``C``, followers ``r g b y k``
-(a farmer stands at the edge half of its field). North is up; coordinates run
-along the margins.
+A tile is a block of characters, 9 by 5 inside a dotted frame shared with its neighbours
+(7 by 3 or 5 by 3 when the board would not fit the terminal, 3 by 3 without frames as the
+last resort, or with ``--compact``). North is up; coordinates run along the margins.
+Inside a tile:
+
+- routes (classic roads) are lines, with box-drawing corners where they curve (``/`` and
+  ``\\`` in ASCII); a crossing, where 3 or more of them meet, has its own glyph (heavy
+  ``╋ ┳`` ..., ``+`` in ASCII), and a line that crosses a frame joins the next tile's;
+- asteroid fields (classic cities) are filled areas ``▒`` (``#``), filled across a frame
+  where the two tiles' areas meet; classic fields fill the rest ``·`` (``,``);
+- planets ``@`` and cloisters ``C`` sit at the centre; faction symbols ``^ % $`` and the
+  classic pennant ``*`` lie in their feature;
+- a meeple is its colour's letter, small ``r``, large ``R``; a classic follower on a field
+  (a farmer) lies in that field;
+- the last placement has a double frame (``═ ║``; ``= !`` in ASCII; marked at its corners
+  when the tiles have no frames);
+- when a tile is in hand, each empty cell where it fits shows its label (``b``, see
+  ``meeple.cli.labels``) and the rotations that fit there (``1 2 4``).
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from meeple.engine import GameState
+from meeple.engine import GameState, TileType
 from meeple.events.text import escaped
 
 LETTER = {"red": "r", "green": "g", "black": "k", "white": "w", "orange": "o", "blue": "b",
@@ -26,49 +38,340 @@ ROLE = {"route": "path", "road": "path", "asteroid": "area", "city": "area", "pl
 STYLE = {"red": "bold red", "green": "bold green", "black": "bold bright_black",
          "white": "bold white", "orange": "bold dark_orange", "blue": "bold blue",
          "yellow": "bold yellow", "pennant": "bold blue", "cloister": "bold red",
-         "rebel": "red", "empire": "cyan", "bounty_hunter": "yellow",
-         "route": "bright_white", "asteroid": "grey50", "planet": "bold blue"}
-#: box-drawing character for a route joining the centre to these sides (N, E, S, W)
-BOX = {
-    frozenset("NS"): "│", frozenset("EW"): "─", frozenset("NE"): "└", frozenset("ES"): "┌",
-    frozenset("SW"): "┐", frozenset("NW"): "┘", frozenset("NES"): "├", frozenset("ESW"): "┬",
-    frozenset("NSW"): "┤", frozenset("NEW"): "┴", frozenset("NESW"): "┼",
-}
+         "rebel": "bold red", "empire": "bold cyan", "bounty_hunter": "bold yellow",
+         "route": "bright_white", "road": "white", "crossing": "bold bright_white",
+         "asteroid": "grey50", "city": "dark_orange3", "field": "green4",
+         "planet": "bold blue", "grid": "grey35", "last": "bold magenta",
+         "label": "bold black on yellow", "turns": "yellow"}
 #: the glyph of each centre feature
 CENTRE = {"planet": "@", "cloister": "C"}
 
+N, E, S, W = range(4)
+#: (row, column) step towards each side
+_TOWARDS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
-def legend(state: GameState) -> str:
-    """What the glyphs of the board mean in this game's edition and tile set, in lines of at
-    most 80 columns."""
-    import textwrap
+
+class Glyphs(NamedTuple):
+    """The characters of one way of drawing: on a terminal, or plain ASCII."""
+
+    #: a route cell by the sides it joins (a frozenset of N E S W)
+    line: dict[frozenset[int], str]
+    #: a crossing by the sides its routes leave through
+    crossing: dict[frozenset[int], str]
+    area: str
+    field: str
+    #: a frame: vertical, horizontal, corner
+    frame: tuple[str, str, str]
+    #: the last placement's frame: vertical, horizontal, corners NW, NE, SW, SE
+    last: tuple[str, str, str, str, str, str]
+
+
+def _sides(text: str) -> frozenset[int]:
+    return frozenset("NESW".index(letter) for letter in text)
+
+
+UNICODE = Glyphs(
+    line={_sides(k): v for k, v in {"NS": "│", "EW": "─", "NE": "└", "ES": "┌", "SW": "┐",
+                                    "NW": "┘", "N": "│", "S": "│", "E": "─", "W": "─"}.items()},
+    crossing={_sides(k): v for k, v in {"NES": "┣", "ESW": "┳", "NSW": "┫", "NEW": "┻",
+                                        "NESW": "╋"}.items()},
+    area="▒", field="·", frame=("┆", "┄", "┼"), last=("║", "═", "╔", "╗", "╚", "╝"),
+)
+ASCII = Glyphs(
+    line={_sides(k): v for k, v in {"NS": "|", "EW": "-", "NE": "\\", "ES": "/", "SW": "\\",
+                                    "NW": "/", "N": "|", "S": "|", "E": "-", "W": "-"}.items()},
+    crossing={},
+    area="#", field=",", frame=(":", ".", "."), last=("!", "=", "=", "=", "=", "="),
+)
+
+
+class Size(NamedTuple):
+    """The characters inside one tile, and whether tiles have frames between them."""
+
+    width: int
+    height: int
+    framed: bool
+
+
+#: the sizes tried in turn, the largest that fits the terminal first
+SIZES = (Size(9, 5, True), Size(7, 3, True), Size(5, 3, True))
+COMPACT = Size(3, 3, False)
+
+Cell = tuple[str, str | None]
+Grid = list[list[Cell]]
+
+
+def legend(state: GameState, *, unicode: bool = False, compact: bool = False) -> str:
+    """What the glyphs of the board mean in this game's edition (its vocabulary, symbols,
+    figures and colours), drawn as the board was, in lines of at most 80 columns; the labels
+    of the legal cells are explained when a tile is in hand."""
+    from meeple.cli.labels import spots
 
     edition = state.edition
     words = edition.vocabulary
+    g = UNICODE if unicode else ASCII
+    line = g.line
+    paths = f"{words.path}s"
+    curves = " ".join(line[_sides(k)] for k in ("ES", "SW", "NW", "NE"))
+    crossing = "╋ ┳" if unicode else "+"
+    lines = [f"{paths} {line[_sides('EW')]} {line[_sides('NS')]}; curves {curves}; "
+             f"crossing {crossing} (3 or more {paths} meet there); "
+             f"{words.centre} {CENTRE.get(words.centre, '@')}"]
     area = "asteroid field" if words.area == "asteroid" else words.area
-    parts = [f"{words.path} - |", f"{area} #",
-             f"{words.centre} {CENTRE.get(words.centre, '@')}", "crossing +"]
+    areas = [f"{area} {g.area}"]
+    if words.field:
+        areas.append(f"{words.field} {g.field}")
     symbols = dict.fromkeys(f.symbol for t in state.tileset.types.values() for f in t.features
                             if f.symbol)
-    parts += [f"{SYMBOL.get(symbol, '?')} {escaped(symbol).replace('_', ' ')}"
-              for symbol in symbols]
-    noun = edition.figure + "s"
-    parts.append(f"{noun} " + " ".join(LETTER.get(c, "?") for c in state.players)
-                 + (" (capital: large)" if len(edition.figures) > 1 else ""))
-    if words.field is not None:
-        parts.append("a farmer stands at its field's edge half")
-    return textwrap.fill(" · ".join(parts), width=80, break_on_hyphens=False)
+    named = [f"{SYMBOL.get(symbol, '?')} {escaped(symbol).replace('_', ' ')}"
+             for symbol in symbols]
+    if len(named) == 1:
+        areas.append(named[0][2:] + " " + named[0][0])
+    elif named:
+        areas.append(f"{edition.symbols}: " + "  ".join(named))
+    lines.append("; ".join(areas))
+    letters = [LETTER.get(c, "?") for c in state.players]
+    who = ", ".join(f"{letter} {colour}" for letter, colour in zip(letters, state.players,
+                                                                    strict=True))
+    noun = f"{edition.figure}s"
+    if len(edition.figures) > 1:
+        lines.append(f"{noun}: {who}; small {' '.join(letters)}, large "
+                     f"{' '.join(letter.upper() for letter in letters)}")
+    else:
+        lines.append(f"{noun}: {who}" + (f"; on a {words.field}: a farmer" if words.field
+                                          else ""))
+    if compact:
+        last = "shown reversed" if unicode else f"{g.last[1]} at two corners"
+    else:
+        last = f"double frame {g.last[1]} {g.last[0]}" if unicode \
+            else f"frame of {g.last[1]} and {g.last[0]}"
+    lines.append(f"last placement: {last}")
+    if spots(state):
+        lines += ["a b c ...: the cells where the tile in hand fits, over the rotations that "
+                  "fit there; b2 names cell b, rotation 2 (1 2 3 4 = 0 90 180 270° "
+                  "clockwise)"]
+    return "\n".join(textwrap.fill(text, width=80, break_on_hyphens=False,
+                                   subsequent_indent="  ") for text in lines)
 
 
-Cell = tuple[str, str | None]
-_SIDE_POS = ((0, 2), (1, 4), (2, 2), (1, 0))
-_PLANET_SLOTS = ((1, 3), (2, 3), (0, 3), (2, 1))
-#: where a farmer stands, by the first edge half of its field (port index); inner: centre right
-_HALF_POS = {0: (0, 1), 2: (0, 3), 3: (0, 4), 5: (2, 4), 6: (2, 3), 8: (2, 1), 9: (2, 0), 11: (0, 0)}
+def _distances(row: int, col: int, size: Size) -> tuple[float, float, float, float]:
+    """How far a character lies from each side, N E S W, as a fraction of the tile."""
+    h, w = size.height - 1, size.width - 1
+    return (row / h, (w - col) / w, (h - row) / h, col / w)
 
 
-def draw_tile(state: GameState, x: int, y: int, *, unicode: bool) -> list[list[Cell]]:
-    """The 3 by 5 character cells of the tile at (x, y), with its meeples."""
+def _areas(tile: TileType, r: int, size: Size) -> list[list[int]]:
+    """The area feature (asteroid field, city) each character of the tile belongs to, or -1.
+
+    Each character goes to the side it lies nearest (an area of one side is a cap, of two
+    sides that meet a corner half); an area joining opposite sides is also the band between
+    them. Two areas never touch: where they would, the one reaching more sides gives way.
+    """
+    o = tile.orientations[r]
+    of_side: dict[int, int] = {}
+    reach: dict[int, tuple[int, ...]] = {}
+    for feature in tile.features:
+        if ROLE.get(feature.kind) == "area":
+            reach[feature.index] = o.feature_sides[feature.index]
+            for side in reach[feature.index]:
+                of_side[side] = feature.index
+    owner = [[-1] * size.width for _ in range(size.height)]
+    if not reach:
+        return owner
+    h, w = size.height - 1, size.width - 1
+    for row in range(size.height):
+        for col in range(size.width):
+            d = _distances(row, col, size)
+            rival = min((d[s] for s in range(4) if s not in of_side), default=2.0)
+            scores = sorted((min(d[s] for s in sides), len(sides), f) for f, sides in reach.items())
+            score, count, best = scores[0]
+            if len(scores) > 1 and scores[1][0] == score:
+                continue
+            if score < rival or score == rival and count > 1:
+                owner[row][col] = best
+            for f, sides in reach.items():  # the band between opposite sides
+                if owner[row][col] < 0 and len(sides) == 2 and (
+                        {N, S} == set(sides) and abs(col / w - 0.5) < 0.3
+                        or {E, W} == set(sides) and abs(row / h - 0.5) < 0.3):
+                    owner[row][col] = f
+            mine = owner[row][col]
+            if mine >= 0 and any(d[s] == 0 for s in range(4) if s not in of_side) and not any(
+                    d[s] == 0 for s in reach[mine]):
+                owner[row][col] = -1  # the rim of a side without area keeps that side's look
+    weight = {f: (len(sides), f) for f, sides in reach.items()}
+    for row in range(size.height):  # keep two areas apart
+        for col in range(size.width):
+            mine = owner[row][col]
+            if mine >= 0 and any(
+                    0 <= row + dr < size.height and 0 <= col + dc < size.width
+                    and owner[row + dr][col + dc] not in (-1, mine)
+                    and weight[owner[row + dr][col + dc]] < weight[mine] for dr, dc in _TOWARDS):
+                owner[row][col] = -1
+    return owner
+
+
+def _port(side: int, size: Size) -> tuple[int, int]:
+    """The character where a route leaves the tile through ``side``."""
+    mid_r, mid_c = size.height // 2, size.width // 2
+    return ((0, mid_c), (mid_r, size.width - 1), (size.height - 1, mid_c), (mid_r, 0))[side]
+
+
+def _paths(tile: TileType, r: int, size: Size) -> tuple[dict[tuple[int, int], set[int]],
+                                                         dict[tuple[int, int], int], bool]:
+    """The route characters of a tile: the sides each one joins, the feature each belongs to,
+    and whether the centre is a crossing (3 or more routes meet there)."""
+    o = tile.orientations[r]
+    centre = (size.height // 2, size.width // 2)
+    joins: dict[tuple[int, int], set[int]] = {}
+    owner: dict[tuple[int, int], int] = {}
+
+    def link(a: tuple[int, int], b: tuple[int, int], feature: int) -> None:
+        """Join two characters of one row or column with a straight line."""
+        while a != b:
+            step = ((b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1]))
+            side = _TOWARDS.index(step)
+            nxt = (a[0] + step[0], a[1] + step[1])
+            joins.setdefault(a, set()).add(side)
+            joins.setdefault(nxt, set()).add((side + 2) % 4)
+            owner.setdefault(a, feature)
+            owner.setdefault(nxt, feature)
+            a = nxt
+
+    routes = [f for f in tile.features if ROLE.get(f.kind) == "path"]
+    crossing = tile.planet < 0 and len(routes) >= 3
+    through = tile.planet < 0 and not crossing
+    centre_taken = False
+    for f in routes:
+        sides = o.feature_sides[f.index]
+        for side in sides:  # each route's arm from its edge inwards
+            port = _port(side, size)
+            joins.setdefault(port, set()).add(side)
+            dr, dc = _TOWARDS[side]
+            inner = (centre[0] + dr, centre[1] + dc)
+            link(port, inner, f.index)
+            owner.setdefault(port, f.index)
+        if crossing or tile.planet >= 0:
+            for side in sides:
+                dr, dc = _TOWARDS[side]
+                link((centre[0] + dr, centre[1] + dc), centre, f.index)
+        elif len(sides) >= 2 and through and not centre_taken:
+            centre_taken = True
+            for side in sides:
+                dr, dc = _TOWARDS[side]
+                link((centre[0] + dr, centre[1] + dc), centre, f.index)
+        elif len(sides) == 2:  # a second curve bends around the centre
+            a, b = sides
+            if (a + 2) % 4 != b:
+                ra, ca = _TOWARDS[a]
+                rb, cb = _TOWARDS[b]
+                corner = (centre[0] + ra + rb, centre[1] + ca + cb)
+                link((centre[0] + ra, centre[1] + ca), corner, f.index)
+                link(corner, (centre[0] + rb, centre[1] + cb), f.index)
+    if tile.planet >= 0:
+        joins.pop(centre, None)
+        owner.pop(centre, None)
+    return joins, owner, crossing
+
+
+def draw(tile: TileType, r: int, meeples: Sequence[tuple[str, bool, int]], *, unicode: bool,
+         size: Size = SIZES[0]) -> Grid:
+    """The characters of a tile type turned ``r`` quarter turns, with its meeples (colour,
+    large, feature index): areas filled, routes joined, centre feature, symbol."""
+    g = UNICODE if unicode else ASCII
+    h, w = size.height, size.width
+    centre = (h // 2, w // 2)
+    fields = any(ROLE.get(f.kind) == "field" for f in tile.features)
+    ground: Cell = (g.field, "field") if fields else (" ", None)
+    grid: Grid = [[ground] * w for _ in range(h)]
+    areas = _areas(tile, r, size)
+    owner: dict[tuple[int, int], int] = {}
+    for row in range(h):
+        for col in range(w):
+            f = areas[row][col]
+            if f >= 0:
+                grid[row][col] = (g.area, tile.features[f].kind)
+                owner[(row, col)] = f
+    joins, route_of, crossing = _paths(tile, r, size)
+    for cell, sides in joins.items():
+        kind = tile.features[route_of[cell]].kind
+        if cell == centre and crossing:
+            grid[cell[0]][cell[1]] = (g.crossing.get(frozenset(sides), "+"), "crossing")
+        else:
+            shape = frozenset(sides)
+            grid[cell[0]][cell[1]] = (g.line.get(shape, "+"), kind)
+        owner[cell] = route_of[cell]
+    if tile.planet >= 0:
+        kind = tile.features[tile.planet].kind
+        grid[centre[0]][centre[1]] = (CENTRE.get(kind, "@"), kind)
+        owner[centre] = tile.planet
+    used: set[tuple[int, int]] = {centre} if tile.planet >= 0 else set()
+    for colour, large, index in meeples:
+        letter = LETTER.get(colour, "?")
+        cell = _spot(tile, r, index, size, owner, used)
+        used.add(cell)
+        grid[cell[0]][cell[1]] = (letter.upper() if large else letter, colour)
+    for feature in tile.features:
+        if feature.symbol:
+            cell = _spot(tile, r, feature.index, size, owner, used, symbol=True)
+            used.add(cell)
+            grid[cell[0]][cell[1]] = (SYMBOL.get(feature.symbol, "?"), feature.symbol)
+    return grid
+
+
+def _spot(tile: TileType, r: int, index: int, size: Size, owner: dict[tuple[int, int], int],
+          used: set[tuple[int, int]], *, symbol: bool = False) -> tuple[int, int]:
+    """Where a meeple (or a symbol) of feature ``index`` is drawn: in the feature, nearest a
+    point that suits its kind (a route's arm, an area's middle, beside a planet, the edge half
+    a field starts from), in a character nothing else marks yet."""
+    h, w = size.height, size.width
+    centre = (h // 2, w // 2)
+    o = tile.orientations[r]
+    kind = ROLE.get(tile.features[index].kind)
+    sides = o.feature_sides[index]
+    inset_r, inset_c = (1 if h >= 5 else 0), (1 if w >= 5 else 0)
+    if kind == "centre":
+        wanted = [(0, -1)] if symbol else [(0, 1), (-1, 1), (1, 1), (-1, -1), (1, -1), (0, -1)]
+        for clear in (True, False):
+            for dr, dc in wanted:
+                cell = (centre[0] + dr, centre[1] + dc)
+                if 0 <= cell[0] < h and 0 <= cell[1] < w and cell not in used and not (
+                        clear and cell in owner):
+                    return cell
+        return centre
+    if kind == "field":
+        held = [p for p in range(12) if o.ports[p] == index]
+        if held:
+            side, pos = divmod(held[0], 3)
+            quarter_r, quarter_c = max(1, h // 4), max(1, w // 4)
+            aim = ((inset_r, centre[1] - quarter_c if pos == 0 else centre[1] + quarter_c),
+                   (centre[0] - quarter_r if pos == 0 else centre[0] + quarter_r, w - 1 - inset_c),
+                   (h - 1 - inset_r, centre[1] + quarter_c if pos == 0 else centre[1] - quarter_c),
+                   (centre[0] + quarter_r if pos == 0 else centre[0] - quarter_r, inset_c))[side]
+        else:
+            aim = (centre[0], centre[1] + max(1, w // 4))
+        mine = [(rw, cl) for rw in range(h) for cl in range(w) if (rw, cl) not in owner]
+    else:
+        side = sides[0] if sides else 0
+        port = _port(side, size)
+        if kind == "path":
+            aim = ((port[0] + centre[0]) // 2, (port[1] + centre[1]) // 2)
+            if symbol:  # beside the route, not on it
+                dr, dc = _TOWARDS[(side + 1) % 4]
+                aim = (aim[0] + dr, aim[1] + dc)
+                mine = [(rw, cl) for rw in range(h) for cl in range(w)
+                        if owner.get((rw, cl), -1) in (-1, index)]
+            else:
+                mine = [cell for cell, f in owner.items() if f == index]
+        else:
+            aim = ((port[0] + centre[0]) // 2, (port[1] + centre[1]) // 2)
+            mine = [cell for cell, f in owner.items() if f == index]
+    free = [cell for cell in mine if cell not in used] or \
+        [(rw, cl) for rw in range(h) for cl in range(w) if (rw, cl) not in used] or [centre]
+    return min(free, key=lambda cell: (abs(cell[0] - aim[0]) + abs(cell[1] - aim[1]), cell))
+
+
+def draw_tile(state: GameState, x: int, y: int, *, unicode: bool, size: Size = SIZES[0]) -> Grid:
+    """The characters of the tile at (x, y), with its meeples."""
     placed = state.board[(x, y)]
     meeples = [
         (colour, figure == "large", index)
@@ -76,120 +379,177 @@ def draw_tile(state: GameState, x: int, y: int, *, unicode: bool) -> list[list[C
         for colour, figure, where in state.realms.realm(node).meeples
         if where == node
     ]
-    return draw(placed.tile, placed.r, meeples, unicode=unicode)
+    return draw(placed.tile, placed.r, meeples, unicode=unicode, size=size)
 
 
-def draw(tile, r: int, meeples: Sequence[tuple[str, bool, int]], *,
-         unicode: bool) -> list[list[Cell]]:
-    """The 3 by 5 character cells of a tile type turned ``r`` quarter turns."""
-    o = tile.orientations[r]
-    g: list[list[Cell]] = [[(" ", None)] * 5 for _ in range(3)]
-    for side, kind in enumerate(o.edges):
-        row, col = _SIDE_POS[side]
-        role = ROLE.get(kind)
-        if role == "path":
-            g[row][col] = ("|" if side in (0, 2) else "-", "route")
-        elif role == "area":
-            cells = [(row, c) for c in (1, 2, 3)] if side in (0, 2) else [(q, col) for q in range(3)]
-            for q, c in cells:
-                g[q][c] = ("#", "asteroid")
-    for q, c in ((0, 0), (0, 4), (2, 0), (2, 4)):
-        vertical = "N" if q == 0 else "S"
-        horizontal = "W" if c == 0 else "E"
-        if ROLE.get(o.edges["NESW".index(vertical)]) == "area" and g[q][c][0] == "#":
-            continue
-        if g[q][c][0] == "#" and ROLE.get(o.edges["NESW".index(horizontal)]) != "area":
-            g[q][c] = (" ", None)
-    g[1][2] = _centre(tile, o, unicode)
-    symbols = [f.symbol for f in tile.features if f.symbol]
-    if symbols:
-        g[1][1] = (SYMBOL[symbols[0]], symbols[0])
-    slot = 0
-    for colour, large, index in meeples:
-        letter = LETTER[colour].upper() if large else LETTER[colour]
-        feature = tile.features[index]
-        role = ROLE.get(feature.kind)
-        if role == "centre":
-            q, c = _PLANET_SLOTS[min(slot, 3)]
-            slot += 1
-        elif role == "field":
-            held = [p for p in range(12) if o.ports[p] == index]
-            q, c = _HALF_POS[held[0]] if held else (1, 3)
-        else:
-            q, c = _SIDE_POS[o.feature_sides[index][0]]
-        g[q][c] = (letter, colour)
-    return g
+def _spot_cell(name: str, turns: Sequence[int], size: Size) -> Grid:
+    """An empty cell where the tile in hand fits: its label and the rotations that fit."""
+    grid: Grid = [[(" ", None)] * size.width for _ in range(size.height)]
+    mid = size.height // 2
+    shown = name.center(size.width)[:size.width]
+    start = (size.width - len(name)) // 2
+    for col, ch in enumerate(shown):
+        grid[mid][col] = (ch, "label" if start <= col < start + len(name) else None)
+    if size.height > 1 + mid:
+        numbers = " ".join(str(t // 90 + 1) for t in turns)
+        if len(numbers) > size.width:
+            numbers = numbers.replace(" ", "")
+        for col, ch in enumerate(numbers.center(size.width)[:size.width]):
+            if ch != " ":
+                grid[mid + 1][col] = (ch, "turns")
+    return grid
 
 
-def _centre(tile, o, unicode: bool) -> Cell:
-    if tile.planet >= 0:
-        kind = tile.features[tile.planet].kind
-        return (CENTRE.get(kind, "@"), kind)
-    routes = [f for f in tile.features if ROLE.get(f.kind) == "path"]
-    fields = [f for f in tile.features if ROLE.get(f.kind) == "area"]
-    if routes and any(len(f.sides) == 1 for f in routes) and fields:
-        return ("#", "asteroid")
-    if routes:
-        joined = frozenset("NESW"[s] for f in routes for s in o.feature_sides[f.index])
-        if len(routes) >= 3 or len(joined) > 2:
-            return (BOX.get(joined, "+") if unicode else "+", "route")
-        if unicode:
-            return (BOX.get(joined, "+"), "route")
-        return ({frozenset("NS"): "|", frozenset("EW"): "-"}.get(joined, "+"), "route")
-    if any(len(f.sides) >= 2 for f in fields):
-        return ("#", "asteroid")
-    return (" ", None)
+#: lines a terminal keeps for the legend and the lines around the board
+_BESIDE = 8
+
+
+def pick_size(state: GameState, width: int, height: int | None = None) -> Size:
+    """The largest tile size whose board fits ``width`` columns (and, given a terminal's
+    ``height``, its lines with the legend); 3 by 3 unframed if none does."""
+    x0, x1, y0, y1 = _bounds(state)
+    margin = max(len(str(y0)), len(str(y1))) + 1
+    for size in SIZES:
+        tall = (y1 - y0 + 1) * (size.height + 1) + 2
+        if margin + (x1 - x0 + 1) * (size.width + 1) + 1 <= width and (
+                height is None or tall + _BESIDE <= height or size == SIZES[-1]):
+            return size
+    return COMPACT
+
+
+def _bounds(state: GameState) -> tuple[int, int, int, int]:
+    from meeple.cli.labels import cell_labels
+
+    cells = [*state.board, *cell_labels(state).values()]
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    return min(xs), max(xs), min(ys), max(ys)
 
 
 def render(state: GameState, *, width: int, unicode: bool, highlight: tuple[int, int] | None,
-           compact: bool | None = None) -> list[list[Cell]]:
-    """The whole board with coordinate margins, as rows of styled cells."""
-    xs = [x for x, _ in state.board]
-    ys = [y for _, y in state.board]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+           compact: bool | None = None, height: int | None = None,
+           size: Size | None = None) -> Grid:
+    """The whole board with coordinate margins, as rows of styled characters: framed tiles of
+    the largest size that fits ``width`` and ``height`` (see ``pick_size``; 3 by 3 unframed
+    with ``compact``; or the ``size`` given), the last
+    placement ``highlight`` marked, and the label of each legal cell of the tile in hand."""
+    from meeple.cli.labels import spots
+
+    g = UNICODE if unicode else ASCII
+    if size is None:
+        size = COMPACT if compact else pick_size(state, width, height)
+    labelled = {(x, y): (name, turns) for name, (x, y, turns) in spots(state).items()}
+    x0, x1, y0, y1 = _bounds(state)
     margin = max(len(str(y0)), len(str(y1))) + 1
-    if compact is None:
-        compact = margin + (x1 - x0 + 1) * 5 > width
-    cols = (0, 2, 4) if compact else (0, 1, 2, 3, 4)
-    step = len(cols)
-    lines: list[list[Cell]] = []
-    header: list[Cell] = [(" ", None)] * margin
-    for x in range(x0, x1 + 1):
-        label = str(x)
-        header += [(ch, "dim") for ch in label.center(step)[:step]]
-    lines.append(header)
-    for y in range(y1, y0 - 1, -1):
-        block: list[list[Cell]] = [[] for _ in range(3)]
-        for r in range(3):
-            label = str(y) if r == 1 else ""
-            block[r] = [(ch, "dim") for ch in label.rjust(margin - 1)] + [(" ", None)]
-        for x in range(x0, x1 + 1):
+    framed = size.framed
+    step_c, step_r = size.width + framed, size.height + framed
+    cols = range(x0, x1 + 1)
+    rows = range(y1, y0 - 1, -1)
+    body_w = len(cols) * step_c + framed
+    body: Grid = [[(" ", None)] * body_w for _ in range(len(rows) * step_r + framed)]
+    grids: dict[tuple[int, int], Grid] = {}
+    for j, y in enumerate(rows):
+        for i, x in enumerate(cols):
             if (x, y) in state.board:
-                tile = draw_tile(state, x, y, unicode=unicode)
-                if (x, y) == highlight:
-                    tile = _highlight(tile, unicode)
+                tile = draw_tile(state, x, y, unicode=unicode, size=size)
+            elif (x, y) in labelled:
+                tile = _spot_cell(*labelled[(x, y)], size)
             else:
-                tile = [[(" ", None)] * 5 for _ in range(3)]
-            for r in range(3):
-                block[r] += [tile[r][c] for c in cols]
-        lines.extend(block)
+                continue
+            grids[(x, y)] = tile
+            top, left = j * step_r + framed, i * step_c + framed
+            for r, line in enumerate(tile):
+                body[top + r][left:left + size.width] = line
+    if framed:
+        _frames(body, grids, cols, rows, size, g, highlight)
+    elif highlight in grids:
+        i, j = highlight[0] - x0, y1 - highlight[1]
+        top, left = j * step_r, i * step_c
+        for r in range(size.height):
+            for c in range(size.width):
+                ch, style = body[top + r][left + c]
+                if unicode:
+                    body[top + r][left + c] = (ch, f"{STYLE.get(style or '', style or '')} "
+                                                   "reverse".strip())
+                elif (r, c) in ((0, 0), (size.height - 1, size.width - 1)):
+                    body[top + r][left + c] = (g.last[1], "last")
+    header: list[Cell] = [(" ", None)] * (margin + framed)
+    for x in cols:
+        text = str(x).center(size.width)[:size.width] + " " * framed
+        header += [(ch, "dim") for ch in text]
+    lines: Grid = [header]
+    for n, line in enumerate(body):
+        j, r = divmod(n - framed, step_r)
+        text = str(rows[j]) if 0 <= j < len(rows) and r == size.height // 2 else ""
+        lines.append([(ch, "dim") for ch in text.rjust(margin - 1)] + [(" ", None)] + line)
     return lines
 
 
-def _highlight(tile: list[list[Cell]], unicode: bool) -> list[list[Cell]]:
-    if unicode:
-        return [[(ch, f"{style or ''} reverse".strip()) for ch, style in row] for row in tile]
-    tile[0][0] = ("*", None)
-    tile[2][4] = ("*", None)
-    return tile
+def _frames(body: Grid, grids: dict[tuple[int, int], Grid], cols: range, rows: range,
+            size: Size, g: Glyphs, highlight: tuple[int, int] | None) -> None:
+    """Draw the frames between tiles: dotted, double around the last placement; a route or
+    an area that crosses a frame from one tile into the next is drawn across it."""
+    step_c, step_r = size.width + 1, size.height + 1
+
+    def at(x: int, y: int, r: int, c: int) -> Cell | None:
+        tile = grids.get((x, y))
+        return tile[r][c] if tile is not None else None
+
+    def across(a: Cell | None, b: Cell | None, line: str) -> Cell | None:
+        """What fills a frame character between two facing characters of neighbours."""
+        if a is None or b is None:
+            return None
+        if a[0] == b[0] == g.area and a[1] == b[1]:
+            return (g.area, a[1])
+        if a[0] in g.line.values() and b[0] in g.line.values() and a[1] == b[1] \
+                and a[0] == line == b[0]:
+            return (line, a[1])
+        return None
+
+    def frame(cell: tuple[int, int], part: int, corner: int = 0) -> Cell:
+        """A frame character of the tile at ``cell``: 0 vertical, 1 horizontal, 2 a corner
+        (``corner`` 0 to 3: NW, NE, SW, SE)."""
+        if highlight is not None and cell == highlight:
+            return (g.last[part + corner], "last")
+        return (g.frame[part], "grid")
+
+    horizontal = g.line[_sides("EW")]
+    vertical = g.line[_sides("NS")]
+    for j, y in enumerate(rows):
+        for i, x in enumerate(cols):
+            top, left = j * step_r, i * step_c
+            here = (x, y) in grids
+            west = (x - 1, y) in grids
+            north = (x, y + 1) in grids
+            if here or west:  # the frame to the west of (x, y)
+                owner = (x, y) if highlight == (x, y) or not west else (x - 1, y)
+                for r in range(size.height):
+                    filled = across(at(x - 1, y, r, size.width - 1), at(x, y, r, 0), horizontal)
+                    body[top + 1 + r][left] = filled or frame(owner, 0)
+            if here or north:  # the frame to the north
+                owner = (x, y) if highlight == (x, y) or not north else (x, y + 1)
+                for c in range(size.width):
+                    filled = across(at(x, y + 1, size.height - 1, c), at(x, y, 0, c), vertical)
+                    body[top][left + 1 + c] = filled or frame(owner, 1)
+            if here:  # the east and south frames of the board's edge, and the corners
+                if i == len(cols) - 1 or (x + 1, y) not in grids:
+                    for r in range(size.height):
+                        body[top + 1 + r][left + step_c] = frame((x, y), 0)
+                if j == len(rows) - 1 or (x, y - 1) not in grids:
+                    for c in range(size.width):
+                        body[top + step_r][left + 1 + c] = frame((x, y), 1)
+                for corner, (dr, dc) in enumerate(((0, 0), (0, step_c), (step_r, 0),
+                                                   (step_r, step_c))):
+                    if body[top + dr][left + dc][1] != "last":
+                        body[top + dr][left + dc] = frame((x, y), 2, corner)
 
 
-def to_plain(lines: list[list[Cell]]) -> str:
+def to_plain(lines: Grid) -> str:
     """The board as plain text lines, each cell's control characters escaped."""
     return "\n".join(escaped("".join(ch for ch, _ in row)).rstrip() for row in lines)
 
 
-def to_rich(lines: list[list[Cell]]):
+def to_rich(lines: Grid):
     """The board as styled rich text for a terminal (colours dropped under NO_COLOR by rich);
     each cell's control characters escaped, since rich passes ESC through."""
     from rich.text import Text

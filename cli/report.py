@@ -118,14 +118,22 @@ def print_moves(state: GameState, as_json: bool) -> None:
         return
     waiting = awaiting(state)
     if waiting == "place":
+        from meeple.cli.labels import rotation_number, spots
         from meeple.cli.tilesheet import in_hand
 
         say(in_hand(state))
+        found = spots(state)
         say(f"{state.player} places {escaped(str(state.drawn))}: {len(listed)} legal "
-            "placement(s)")
-        for move in listed:
-            targets = " ".join(move["meeples"]) or "-"
-            say(f"  {move['x']:>3} {move['y']:>3} {move['rotation']:>3}   meeple: {targets}")
+            f"placement(s) in {len(found)} cell(s) (labels as on the board: b2 is "
+            "cell b, rotation 2 = 90°)")
+        by_cell = {(move["x"], move["y"], move["rotation"]): move for move in listed}
+        for name, (x, y, turns) in found.items():
+            say(f"  {name}: " + " ".join(f"{name}{rotation_number(d)}" for d in turns)
+                + f"  (x {x}, y {y})")
+            for degrees in turns:
+                targets = " ".join(by_cell[(x, y, degrees)]["meeples"]) or "-"
+                say(f"    {name + str(rotation_number(degrees)):<5} {x:>3} {y:>3} {degrees:>3}"
+                    f"   meeple: {targets}")
     elif waiting == "meeple":
         move = listed[0]
         targets = ", ".join(move["meeples"]) or "none (skip)"
@@ -163,7 +171,7 @@ def _console():
 
 def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, compact: bool,
                 as_json: bool, svg: str | None = None) -> None:
-    from meeple.cli.board import legend, render, to_plain, to_rich
+    from meeple.cli.board import COMPACT, legend, pick_size, render, to_plain, to_rich
 
     state = _state_at(game, at, turn)
     if svg is not None:
@@ -177,13 +185,15 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
         return
     console = _console()
     terminal = console.is_terminal and not plain
+    size = COMPACT if compact else pick_size(state, console.width,
+                                             console.height if terminal else None)
     lines = render(state, width=console.width, unicode=terminal, highlight=state.placed_at,
-                   compact=True if compact else None)
+                   size=size)
     if terminal:
         console.print(to_rich(lines))
     else:
         say(to_plain(lines))
-    say(legend(state))
+    say(legend(state, unicode=terminal, compact=not size.framed))
     if state.tileset.status == "reconstructed":
         say(f"note: {RECONSTRUCTED}")
 

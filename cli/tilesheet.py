@@ -1,32 +1,42 @@
-"""A text sheet of every tile type with its id and count (``meeple tiles``)."""
+"""A text sheet of every tile type with its id and count (``meeple tiles``), and the tile in
+hand in its four rotations (``status``, ``moves``), drawn as the board draws tiles."""
 
 from __future__ import annotations
 
-from meeple.cli.board import draw
-from meeple.engine import GameState, TileSet, placements
+from meeple.cli.board import SIZES, draw
+from meeple.cli.labels import rotation_number, spots
+from meeple.engine import GameState, TileSet
 from meeple.events.text import escaped
 
-PER_ROW = 8
+#: the columns a sheet keeps within
+WIDTH = 80
+#: the tile size of the sheet and of the tile in hand (9 by 5)
+SIZE = SIZES[0]
+
+
+def _art(tile, r: int) -> list[str]:
+    """A tile drawn in ASCII, framed by ``[`` and ``]``."""
+    return ["[" + "".join(ch for ch, _ in row) + "]"
+            for row in draw(tile, r, [], unicode=False, size=SIZE)]
 
 
 def sheet(tileset: TileSet) -> str:
-    """Tile types drawn unrotated, eight to a row, each labelled ``id xcount``; ids and
-    planet names from the tile set file have their control characters escaped, so that
-    none can add a line or move the cursor."""
+    """Tile types drawn unrotated, as many to a row as fit 80 columns, each labelled
+    ``id xcount``; ids and planet names from the tile set file have their control characters
+    escaped, so that none can add a line or move the cursor."""
     cells = []
     for tile in tileset.types.values():
-        grid = draw(tile, 0, [], unicode=False)
-        art = ["".join(ch for ch, _ in row) for row in grid]
         label = f"{escaped(tile.id)} x{tile.count}"
         names = [escaped(f.name) for f in tile.features if f.name]
-        cells.append((art, label, names[0] if names else ""))
-    width = max(12, max(len(label) for _, label, _ in cells) + 2,
+        cells.append((_art(tile, 0), label, names[0] if names else ""))
+    width = max(SIZE.width + 4, max(len(label) for _, label, _ in cells) + 2,
                 max(len(name) for _, _, name in cells) + 2)
+    per_row = max(1, WIDTH // width)
     lines = []
-    for start in range(0, len(cells), PER_ROW):
-        row = cells[start:start + PER_ROW]
-        for r in range(3):
-            lines.append("".join(("[" + art[r] + "]").ljust(width) for art, _, _ in row).rstrip())
+    for start in range(0, len(cells), per_row):
+        row = cells[start:start + per_row]
+        for r in range(SIZE.height):
+            lines.append("".join(art[r].ljust(width) for art, _, _ in row).rstrip())
         lines.append("".join(label.ljust(width) for _, label, _ in row).rstrip())
         if any(name for _, _, name in row):
             lines.append("".join(name.ljust(width) for _, _, name in row).rstrip())
@@ -35,18 +45,28 @@ def sheet(tileset: TileSet) -> str:
 
 
 def in_hand(state: GameState) -> str:
-    """The tile in hand (ASCII, as the board draws it) in each rotation that fits somewhere,
-    side by side, each labelled with the ROTATION to type; empty when no tile is in hand."""
-    if state.drawn is None:
+    """The tile in hand (ASCII, as the board draws it) in its four rotations side by side,
+    each under the number to type after a cell's label (1 = 0°, 2 = 90°, 3 = 180°,
+    4 = 270°, clockwise) and over the cells where it fits; empty when no tile is in hand."""
+    found = spots(state)
+    if state.drawn is None or not found:
         return ""
     tile = state.tileset.types[state.drawn]
-    turns = sorted({rotation for _, _, rotation in placements(state, tile)})
-    if not turns:
-        return ""
-    arts = [["".join(ch for ch, _ in row) for row in draw(tile, r // 90, [], unicode=False)]
-            for r in turns]
-    lines = [f"tile in hand: {escaped(tile.id)}, as it fits (rotation to type below)"]
-    for row in range(3):
-        lines.append("  " + "   ".join(f"[{art[row]}]" for art in arts))
-    lines.append("  " + "   ".join(f"{r:^7}" for r in turns).rstrip())
+    gap = "  "
+    arts = [_art(tile, r) for r in range(4)]
+    width = SIZE.width + 2
+    lines = [f"tile in hand: {escaped(tile.id)}, in its 4 rotations, over the cells where "
+             "each fits (b2: cell b, rotation 2)"]
+    lines.append(gap.join(f"{n} = {(n - 1) * 90}°".center(width) for n in range(1, 5)).rstrip())
+    for row in range(SIZE.height):
+        lines.append(gap.join(art[row] for art in arts))
+    cells = [[name for name, (_, _, turns) in found.items()
+              if any(rotation_number(d) == n for d in turns)] for n in range(1, 5)]
+    shown = []
+    for names in cells:
+        text = " ".join(names) if names else "nowhere"
+        if len(text) > width:
+            text = text[:width - 3].rsplit(" ", 1)[0] + " .."
+        shown.append(text.center(width))
+    lines.append(gap.join(shown).rstrip())
     return "\n".join(lines)

@@ -1,5 +1,7 @@
 """Shell basics: `--version`, and tile ids and colours typed in any case."""
 
+import re
+
 from helpers import run, run_json
 
 
@@ -61,7 +63,7 @@ def test_the_shell_completes_commands_and_options():
     assert "--install-completion" in run("--help").stdout
 
 
-def test_moves_and_status_draw_the_tile_in_hand_in_the_rotations_that_fit(tmp_path):
+def test_moves_and_status_draw_the_tile_in_hand_in_its_four_numbered_rotations(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "5")
     for _ in range(6):
@@ -69,8 +71,12 @@ def test_moves_and_status_draw_the_tile_in_hand_in_the_rotations_that_fit(tmp_pa
         text = run("moves", game).stdout.splitlines()
         tile = run_json("status", game)["tile"]
         assert text[0].startswith(f"tile in hand: {tile},")
-        assert [int(r) for r in text[4].split()] == sorted({m["rotation"] for m in listed})
-        assert len(text[1]) == len(text[2]) == len(text[3])
+        assert text[1].split() == ["1", "=", "0°", "2", "=", "90°", "3", "=", "180°", "4", "=",
+                                   "270°"]
+        assert len({len(line) for line in text[2:7]}) == 1
+        labelled = [line.split() for line in text if re.match(r"    [a-z]+[1-4] ", line)]
+        assert [[int(n) for n in words[1:4]] for words in labelled] == sorted(
+            ([m["x"], m["y"], m["rotation"]] for m in listed), key=lambda m: (-m[1], m[0], m[2]))
         assert text[0] in run("status", game).stdout
         run("autoplay", game, "--bot", "greedy")
 
@@ -79,16 +85,18 @@ def test_the_board_legend_is_the_games_own_and_fits_80_columns(tmp_path):
     classic_game, star_wars = tmp_path / "c.jsonl", tmp_path / "s.jsonl"
     run("new", classic_game, "--players", "red,blue", "--edition", "classic", "--seed", "2")
     run("new", star_wars, "--players", "red,black", "--seed", "2")
-    for game, present, absent in ((classic_game, ["city #", "cloister C", "followers r b"],
+    for game, present, absent in ((classic_game, ["city #", "cloister C", "followers: r red",
+                                                  "field ,", "pennant *", "a farmer"],
                                    ["asteroid", "planet"]),
-                                  (star_wars, ["asteroid field #", "planet @", "meeples r k",
-                                               "capital: large"], ["city", "cloister"])):
+                                  (star_wars, ["asteroid field #", "planet @", "meeples: r red",
+                                               "large R K", "symbols: % empire"],
+                                   ["city", "cloister"])):
         text = run("show", game, "--ascii").stdout
-        legend = " ".join(text.split("\n\n")[-1].splitlines() if "\n\n" in text
-                          else text.splitlines())
+        legend = text[text.index("\nroutes " if game == star_wars else "\nroads "):]
         assert all(word in legend for word in present), legend
         assert not any(word in legend for word in absent), legend
-        assert all(len(line) <= 80 for line in text.splitlines() if "·" in line)
+        assert all(len(line) <= 80 for line in legend.splitlines()
+                   if not line.startswith("note:"))
 
 
 def test_the_score_table_has_headers_formulas_farm_cities_and_totals(tmp_path):
