@@ -255,9 +255,10 @@ def moves(game: Game, as_json: Json = False) -> None:
 @guarded
 def place(
     game: Game,
-    x: Annotated[int, typer.Argument(help="Column, growing east.")],
-    y: Annotated[int, typer.Argument(help="Row, growing north.")],
-    rotation: Annotated[int, typer.Argument(help="0, 90, 180 or 270 degrees clockwise.")],
+    where: Annotated[list[str], typer.Argument(
+        help="X Y ROTATION (column growing east, row growing north, 0/90/180/270 degrees "
+        "clockwise), or a label from the board: b2 is cell b, rotation 2 (90 degrees).",
+        metavar="X Y ROTATION | LABEL", show_default=False)],
     meeple: Annotated[str | None, typer.Option(help="Also place a meeple: route:E, "
                                                "asteroid:N, planet, planet@X,Y.")] = None,
     large: Annotated[bool, typer.Option("--large", help="The meeple is the large one (--figure "
@@ -275,12 +276,31 @@ def place(
         fail("--meeple and --no-meeple exclude each other", 2)
     if (large or figure is not None) and meeple is None:
         fail(f"{'--large' if large else '--figure'} goes with --meeple TARGET", 2)
-    commands: list = [PlaceTile(x, y, rotation)]
+    commands: list = [PlaceTile(*_placement(game, where))]
     if meeple is not None:
         commands.append(PlaceMeeple(meeple, _figure(large, figure)))
     elif no_meeple:
         commands.append(SkipMeeple())
     _act(game, commands, as_json)
+
+
+def _placement(game: str, where: list[str]) -> tuple[int, int, int]:
+    """``place``'s spot: three integers, or a label read off the board (``b2``)."""
+    if len(where) == 3:
+        try:
+            x, y, rotation = (int(word) for word in where)
+        except ValueError:
+            fail(f"X Y ROTATION must be integers, not {' '.join(where)!r}", 2)
+        return x, y, rotation
+    if len(where) == 1:
+        from meeple.cli.labels import parse_placement
+        from meeple.cli.session import open_game
+
+        found = parse_placement(open_game(game).state, where[0])
+        if found is not None:
+            return found
+    fail(f"place takes X Y ROTATION or a label from the board such as b2, not "
+         f"{' '.join(where)!r}", 2)
 
 
 @app.command(context_settings=COORDS)

@@ -22,9 +22,10 @@ from meeple.cli.output import note, say
 #: the verbs a line may start with, as typed
 VERBS = ("place", "deploy", "skip", "take-back", "draw", "roll", "undo", "redo", "moves",
          "show", "status", "score", "continue", "help", "quit", "exit")
-HELP = ("commands: place X Y ROTATION [TARGET] · deploy TARGET [--large] · skip · take-back X Y "
-        "TARGET · draw TILE · roll COLOUR=N,N ... · undo [--steps N] · redo · moves · show · "
-        "status · score · quit (Tab completes; Up and Down recall)")
+HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell b, "
+        "rotation 2) · deploy TARGET [--large] · skip · take-back X Y TARGET · draw TILE · "
+        "roll COLOUR=N,N ... · undo [--steps N] · redo · moves · show · status · score · quit "
+        "(Tab completes; Up and Down recall)")
 
 
 def _run(argv: list[str]) -> int:
@@ -77,8 +78,11 @@ def _argv(path: str, line: str) -> list[str] | None:
     if not words:
         return None
     verb, rest = words[0].lower(), words[1:]
-    if verb == "place" and len(rest) == 4 and not rest[3].startswith("-"):
-        rest = [*rest[:3], "--meeple", rest[3]]  # place X Y R TARGET
+    if verb == "place" and rest:
+        # place X Y R TARGET [--large] or place LABEL TARGET [--large]
+        spot = 3 if rest[0].lstrip("-").isdigit() else 1
+        if len(rest) > spot and not rest[spot].startswith("-"):
+            rest = [*rest[:spot], "--meeple", *rest[spot:]]
     return [verb, path, *rest]
 
 
@@ -98,8 +102,13 @@ class _Completer(Completer):
             return []
         moves = legal_moves(state)
         if verb == "place":
-            return [f"{m.x} {m.y} {m.rotation}" + (f" {t}" if t else "")
-                    for m in moves for t in ("", *m.targets)]
+            from meeple.cli.labels import spots
+
+            named = {(x, y): name for name, (x, y, _) in spots(state).items()}
+            labelled = [f"{named[(m.x, m.y)]}{m.rotation // 90 + 1}" + (f" {t}" if t else "")
+                        for m in moves if (m.x, m.y) in named for t in ("", *m.targets)]
+            return labelled + [f"{m.x} {m.y} {m.rotation}" + (f" {t}" if t else "")
+                               for m in moves for t in ("", *m.targets)]
         if verb == "deploy":
             return sorted({t for m in moves for t in m.targets})
         if verb == "draw":

@@ -134,3 +134,77 @@ def test_ctrl_d_ends_a_terminal_session_and_up_recalls_a_line(tmp_path):
         terminal.close()
     assert game.read_bytes() == before
     assert json.loads(json.dumps(run_json("status", game)))["turn"] == 1
+
+
+def _last_line(terminal: _Terminal) -> str:
+    lines = terminal.screen().rstrip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def _ready(terminal: _Terminal, seconds: float = 60) -> None:
+    """Wait for the prompt on the last line: the command before has been written and drawn."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if _last_line(terminal).rstrip() == "meeple>":
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no prompt:\n{terminal.screen()}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("edition", ["star-wars", "classic"])
+def test_a_whole_game_typed_at_a_terminal_against_a_recorded_bot_seat(tmp_path, edition):
+    """The issue's test: a person types a whole 2-player game in a real terminal, reading
+    the board's labels back (``place b2 TARGET``) and coordinates, against a bot seat
+    recorded with ``new --bot``; the log it leaves checks, and holds every move typed."""
+    from meeple.cli.labels import spots
+    from meeple.cli.session import open_game
+
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "w", "--edition", edition,
+        "--bot", "black=greedy")
+    terminal = _Terminal([*PLAY, str(game)])
+    typed = placed_by_label = 0
+    try:
+        while True:
+            _ready(terminal)
+            state = open_game(str(game)).state
+            status = run_json("status", game)
+            if status["phase"] == "over":
+                break
+            assert status["player"] == "red", status  # the bot seat has answered already
+            if status["phase"] == "place_meeple":
+                line = "skip"
+            else:
+                move = run_json("moves", game)[typed % 3]
+                target = move["meeples"][0] if move["meeples"] and typed % 2 else ""
+                named = {(x, y): name for name, (x, y, _) in spots(state).items()}
+                if typed % 2:
+                    line = f"place {named[(move['x'], move['y'])]}{move['rotation'] // 90 + 1}"
+                    placed_by_label += 1
+                else:
+                    line = f"place {move['x']} {move['y']} {move['rotation']}"
+                line = f"{line} {target}".rstrip()
+                if target and move["figures"] == ["large"]:
+                    line += " --large"
+            head = status["head"]
+            terminal.keys(line, "Enter")
+            end = time.monotonic() + 60
+            while run_json("status", game)["head"] == head:
+                assert time.monotonic() < end, terminal.screen()
+                time.sleep(0.05)
+            typed += line.startswith("place")
+        shown = terminal.screen()
+        assert "Traceback" not in shown and "error" not in shown.lower(), shown
+        terminal.keys("C-d")
+        assert "EXITED 0" in terminal.wait("EXITED")
+    finally:
+        terminal.close()
+    assert run_json("check", game)["ok"]
+    events = [json.loads(line) for line in game.read_text().splitlines()]
+    mine = [e for e in events if e["type"] == "tile_placed" and e["player"] == "red"]
+    assert len(mine) == typed and placed_by_label > 10
+    assert len([e for e in events if e["type"] == "tile_placed" and e["player"] == "black"]) \
+        >= typed - 1
+    assert run_json("status", game)["winners"]

@@ -2,7 +2,7 @@
 
 import re
 
-from helpers import run, run_json
+from helpers import fail, run, run_json
 
 
 def test_version():
@@ -173,3 +173,21 @@ def test_errors_under_json_are_one_json_object_on_stderr(tmp_path):
     text = _meeple("place", game, 9, 9, 0)  # without --json: the one text line, as before
     assert text.returncode == 1 and text.stderr.startswith("meeple: error: illegal move: (9, 9)")
     assert game.read_text().count("\n") == len(run_json("replay", game))
+
+
+def test_place_takes_a_label_read_off_the_board(tmp_path):
+    from meeple.cli.labels import spots
+    from meeple.cli.session import open_game
+
+    game, twin = tmp_path / "g.jsonl", tmp_path / "t.jsonl"
+    for path in (game, twin):
+        run("new", path, "--players", "red,black", "--seed", "8")
+    name, (x, y, turns) = list(spots(open_game(str(game)).state).items())[-1]
+    label = f"{name.upper()}{turns[-1] // 90 + 1}"
+    assert f"{name}:" in run("moves", game).stdout
+    by_label = run_json("place", game, label, "--no-meeple")["events"]
+    by_coordinates = run_json("place", twin, x, y, turns[-1], "--no-meeple")["events"]
+    assert by_label == by_coordinates
+    assert "place takes X Y ROTATION or a label" in fail("place", game, "1", "2", code=2)
+    assert "must be integers" in fail("place", game, "a", "b", "c", code=2)
+    assert "rotation 7 is not 1-4" in fail("place", game, "a7", code=1)
