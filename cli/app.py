@@ -635,32 +635,16 @@ def demo(
     seed: Annotated[str, typer.Option(help="Random seed.")] = "2011",
     players: Annotated[str, typer.Option(help="Colours.")] = "red,black,orange",
 ) -> None:
-    """Play a seeded demo game with greedy bots, then show the board, the score and the check."""
+    """Play a seeded game between search bots, then show its battles, attacks and scoring,
+    the board, the score table and the check; and what to try next."""
     import tempfile
 
+    from meeple.cli.demo import next_steps, run_demo
+
     with tempfile.TemporaryDirectory(prefix="meeple-demo-") as folder:
-        path = out or os.path.join(folder, "demo.jsonl")
-        code = _demo(path, _split(players), seed)
-        if out is None:
-            say("\nThe game was played in a temporary folder, now removed: `meeple demo --out "
-                "demo.jsonl` keeps it, to replay, check or export it (`meeple export demo.jsonl "
-                "--html demo.html`).")
+        code = run_demo(out or os.path.join(folder, "demo.jsonl"), _split(players), seed)
+    say(next_steps(out))
     raise typer.Exit(code)
-
-
-def _demo(path: str, players: list[str], seed: str) -> int:
-    from meeple.cli.checking import run_check
-    from meeple.cli.report import print_board, print_score
-    from meeple.cli.simulating import simulate_one
-    from meeple.cli.store import load
-
-    simulate_one(path, players, seed, "greedy", False, "discard")
-    say(f"Played a {len(players)}-player demo game with greedy bots into {path}\n")
-    print_board(load(path), at=None, turn=None, plain=False, compact=False, as_json=False)
-    say()
-    print_score(load(path).state, False)
-    say()
-    return run_check([path], None, False)
 
 
 @app.command()

@@ -191,3 +191,23 @@ def test_place_takes_a_label_read_off_the_board(tmp_path):
     assert "place takes X Y ROTATION or a label" in fail("place", game, "1", "2", code=2)
     assert "must be integers" in fail("place", game, "a", "b", "c", code=2)
     assert "rotation 7 is not 1-4" in fail("place", game, "a7", code=1)
+
+
+def test_the_demo_game_shows_a_battle_an_attack_a_completed_planet_and_the_final_scoring(
+        tmp_path):
+    """Pins the demo's seed and bots: the game must still show each of these moments."""
+    from meeple.cli.demo import DEMO_BOT, highlights
+    from meeple.cli.session import open_game
+
+    game = tmp_path / "demo.jsonl"
+    text = run("demo", "--out", game).stdout
+    loaded = open_game(str(game))
+    moments = dict(highlights(loaded.log.events, loaded.state))
+    assert list(moments) == ["a planet attacked", "a battle", "a planet completed",
+                             "the final scoring"]
+    assert [type(e).__name__ for e in moments["a battle"]] == ["BattleStarted", "DiceRolled"]
+    for what, events in moments.items():
+        assert f"  {what}:\n    {events[0].seq + 1:>4}  " in text
+    assert {p.bot for p in loaded.state.setup.players} == {DEMO_BOT}
+    assert "Try next:" in text and f"meeple export {game} --html demo.html" in text
+    assert "meeple play my.jsonl" in text and f"{game}: ok" in text
