@@ -259,8 +259,9 @@ def place(
         help="X Y ROTATION (column growing east, row growing north, 0/90/180/270 degrees "
         "clockwise), or a label from the board: b2 is cell b, rotation 2 (90 degrees).",
         metavar="X Y ROTATION | LABEL", show_default=False)],
-    meeple: Annotated[str | None, typer.Option(help="Also place a meeple: route:E, "
-                                               "asteroid:N, planet, planet@X,Y.")] = None,
+    meeple: Annotated[str | None, typer.Option(
+        help="Also place a meeple on this target: route:E, asteroid:N, planet, planet@X,Y; "
+        "classic: road:E, city:N, cloister, field:Nw.", metavar="TARGET")] = None,
     large: Annotated[bool, typer.Option("--large", help="The meeple is the large one (--figure "
                                         "large).")] = False,
     figure: Annotated[str | None, typer.Option(help="Which figure: small (the default) or "

@@ -211,3 +211,9 @@ def test_the_demo_game_shows_a_battle_an_attack_a_completed_planet_and_the_final
     assert {p.bot for p in loaded.state.setup.players} == {DEMO_BOT}
     assert "Try next:" in text and f"meeple export {game} --html demo.html" in text
     assert "meeple play my.jsonl" in text and f"{game}: ok" in text
+
+
+def test_move_commands_help_names_the_targets_of_both_editions():
+    for command in ("place", "deploy"):
+        text = " ".join(run(command, "--help").stdout.split())
+        assert "route:E" in text and "road:E" in text and "field:Nw" in text, command
