@@ -728,13 +728,15 @@ def main() -> None:
     from meeple.cli import output
 
     output.errors_as_json = True
-    # typer's click exceptions (its own copy of click in some versions): the base of its own
-    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    # click's exceptions as typer raises them (its own copy of click in some versions)
+    usage_error: type[Exception] = next(
+        c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
         try:
             code = app_for(argv)(prog_name="meeple", standalone_mode=False)
         except usage_error as exc:
-            fail(exc.format_message(), exc.exit_code, kind="usage")
+            fail(getattr(exc, "format_message", exc.__str__)(), getattr(exc, "exit_code", 2),
+                 kind="usage")
         except typer.Abort:
             fail("aborted", 1, kind="aborted")
     except typer.Exit as exc:
