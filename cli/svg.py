@@ -12,6 +12,7 @@ bytes, so boards can be compared and pinned by snapshot tests.
 
 from __future__ import annotations
 
+import functools
 import re
 from html import escape
 
@@ -281,42 +282,44 @@ def name_box(name: str) -> Box:
     return 50 - half, 76.5, 50 + half, 89.5
 
 
-def keep_out(tile: TileType, r: int) -> tuple[list[Box], list[Box]]:
+def keep_out(tile: TileType, r: int) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
     """What figures on the tile must not cover (the planet's name), and what they had better not
     (the faction symbols and pennants)."""
     name = tile.features[tile.planet].name if tile.planet >= 0 else None
-    hard = [name_box(name)] if name else []
-    soft = [(x - 8, y - 8, x + 8, y + 8) for _, (x, y) in symbol_points(tile, r)]
+    hard = (name_box(name),) if name else ()
+    soft = tuple((x - 8, y - 8, x + 8, y + 8) for _, (x, y) in symbol_points(tile, r))
     return hard, soft
 
 
-_GRID = [(float(x), float(y)) for x in range(0, 101, 2) for y in range(0, 101, 2)]
+#: steps away from a wanted point, nearest first, over a grid of 2 units reaching any point of a tile
+_STEPS = sorted(((dx, dy) for dx in range(-100, 101, 2) for dy in range(-100, 101, 2)),
+                key=lambda d: (d[0] ** 2 + d[1] ** 2, d))
 
 
-def laid_out(wanted: list[tuple[Point, bool, bool]], hard: list[Box], soft: list[Box]) -> list[Point]:
+@functools.lru_cache(maxsize=4096)
+def laid_out(wanted: tuple[tuple[Point, bool, bool], ...], hard: tuple[Box, ...],
+             soft: tuple[Box, ...]) -> tuple[Point, ...]:
     """Where figures stand on one tile: each as near its wanted point (point, large, lying) as it
     can be while inside the tile, clear of the figures laid out before it and of the ``hard``
     boxes, and if it can be of the ``soft`` ones too. Deterministic."""
     placed: list[Box] = []
     found: list[Point] = []
-    for point, large, lying in wanted:
-        best: tuple[float, float, float] | None = None
-        best_point = point
-        for candidate in [point, *sorted(_GRID, key=lambda c: ((c[0] - point[0]) ** 2
-                                                                + (c[1] - point[1]) ** 2, c))]:
-            box = figure_box(candidate, large, lying)
+    for (x, y), large, lying in wanted:
+        best: tuple[float, float, int] | None = None
+        best_point = (x, y)
+        for dx, dy in _STEPS:
+            box = figure_box((x + dx, y + dy), large, lying)
             if box[0] < 0 or box[1] < 0 or box[2] > T or box[3] > T:
                 continue
             cost = (sum(_overlap(box, other) for other in [*placed, *hard]),
-                    sum(_overlap(box, other) for other in soft),
-                    (candidate[0] - point[0]) ** 2 + (candidate[1] - point[1]) ** 2)
+                    sum(_overlap(box, other) for other in soft), dx * dx + dy * dy)
             if best is None or cost < best:
-                best, best_point = cost, candidate
+                best, best_point = cost, (x + dx, y + dy)
             if cost[0] == cost[1] == 0:
                 break
         found.append(best_point)
         placed.append(figure_box(best_point, large, lying))
-    return found
+    return tuple(found)
 
 
 def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, bool, str]]:
@@ -342,7 +345,7 @@ def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, boo
             wanted.append((point, large, role == "field"))
     if not figures:
         return []
-    points = laid_out(wanted, *keep_out(placed.tile, placed.r))
+    points = laid_out(tuple(wanted), *keep_out(placed.tile, placed.r))
     return [(point, colour, large, target) for point, (colour, large, target)
             in zip(points, figures, strict=True)]
 
