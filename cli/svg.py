@@ -12,6 +12,7 @@ bytes, so boards can be compared and pinned by snapshot tests.
 
 from __future__ import annotations
 
+import functools
 import re
 from html import escape
 
@@ -24,7 +25,6 @@ MARGIN = 28
 
 COLOUR = {"red": "#d62828", "green": "#2b9348", "black": "#1d1d1d", "white": "#f5f5f5",
           "orange": "#f77f00", "blue": "#1d4ed8", "yellow": "#facc15"}
-OUTLINE = {"black": "#e0e0e0"}
 SYMBOL_NAME = {"rebel": "Rebel Alliance symbol", "empire": "Galactic Empire symbol",
                "bounty_hunter": "bounty hunter symbol", "pennant": "pennant"}
 
@@ -68,6 +68,10 @@ STYLE = (
     ".axis{font:16px sans-serif;fill:#9aa4c7;text-anchor:middle}"
     ".label{font:12px sans-serif;fill:#dfe6ff;text-anchor:middle}"
     ".note{font:12px sans-serif;fill:#ffd166}"
+    ".heading{font:bold 13px sans-serif;fill:#9aa4c7}"
+    ".side-name,.legend-label{font:13px sans-serif;fill:#dfe6ff}"
+    ".points{font:bold 13px sans-serif;fill:#dfe6ff;text-anchor:end}"
+    ".winner{font:bold 13px sans-serif;fill:#ffd166}"
 )
 
 Point = tuple[float, float]
@@ -228,50 +232,167 @@ def tile_fragment(tile: TileType, r: int) -> str:
         fill, ring = ("#8a7a5a", "#f4efe1") if classic else ("#2a2f4a", "#efe6c4")
         out.append(f'<circle cx="50" cy="50" r="8" fill="{fill}" stroke="{ring}" '
                    'stroke-width="3"><title>intersection</title></circle>')
-    spots = anchors(tile, r)
-    for f in tile.features:
-        if f.symbol:
-            x, y = spots[f.index]
-            x, y = (x - 16, y) if ROLE[f.kind] != "centre" else (x - 24, y - 24)
-            out.append(f'<use href="#sym-{f.symbol}" x="{_n(x)}" y="{_n(y)}">'
-                       f'<title>{SYMBOL_NAME[f.symbol]}</title></use>')
+    for symbol, (x, y) in symbol_points(tile, r):
+        out.append(f'<use href="#sym-{symbol}" x="{_n(x)}" y="{_n(y)}">'
+                   f'<title>{SYMBOL_NAME[symbol]}</title></use>')
     return "".join(out)
 
 
-#: where meeples stand on a planet, in order: the planet's own, then attackers (SW-4.3)
-_PLANET_SLOTS = ((50, 44), (36, 60), (64, 60), (50, 70))
+def symbol_points(tile: TileType, r: int) -> list[tuple[str, Point]]:
+    """The symbols on a tile turned ``r`` quarter turns, each with the point it is drawn at."""
+    spots = anchors(tile, r)
+    found = []
+    for f in tile.features:
+        if f.symbol:
+            x, y = spots[f.index]
+            found.append((f.symbol, (x - 16, y) if ROLE[f.kind] != "centre" else (x - 24, y - 24)))
+    return found
+
+
+#: where figures on a planet would stand, in order: its holder's, then the attackers' (SW-4.3);
+#: ``laid_out`` moves any that would cover another or the planet's name
+_PLANET_SLOTS = ((50, 44), (30, 58), (70, 58), (50, 64))
+
+#: the meeple figure's outline about its centre (left, top, right, bottom), halo included
+_FIGURE_BOX = (-12.6, -14.0, 12.6, 11.2)
+LARGE = 1.45
+
+Box = tuple[float, float, float, float]
+
+
+def figure_box(point: Point, large: bool, lying: bool) -> Box:
+    """The rectangle a figure drawn at ``point`` covers (a lying one turned a quarter clockwise)."""
+    left, top, right, bottom = _FIGURE_BOX
+    if lying:
+        left, top, right, bottom = -bottom, left, -top, right
+    k = LARGE if large else 1.0
+    x, y = point
+    return x + k * left, y + k * top, x + k * right, y + k * bottom
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def name_box(name: str) -> Box:
+    """About where a planet's name is written under it (bold 11 px, centred at x 50, baseline 86)."""
+    half = min(50.0, 3.4 * len(name) + 2)
+    return 50 - half, 76.5, 50 + half, 89.5
+
+
+def keep_out(tile: TileType, r: int) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
+    """What figures on the tile must not cover (the planet's name), and what they had better not
+    (the faction symbols and pennants)."""
+    name = tile.features[tile.planet].name if tile.planet >= 0 else None
+    hard = (name_box(name),) if name else ()
+    soft = tuple((x - 8, y - 8, x + 8, y + 8) for _, (x, y) in symbol_points(tile, r))
+    return hard, soft
+
+
+#: steps away from a wanted point, nearest first, over a grid of 2 units reaching any point of a tile
+_STEPS = sorted(((dx, dy) for dx in range(-100, 101, 2) for dy in range(-100, 101, 2)),
+                key=lambda d: (d[0] ** 2 + d[1] ** 2, d))
+
+
+@functools.lru_cache(maxsize=4096)
+def laid_out(wanted: tuple[tuple[Point, bool, bool], ...], hard: tuple[Box, ...],
+             soft: tuple[Box, ...]) -> tuple[Point, ...]:
+    """Where figures stand on one tile: each as near its wanted point (point, large, lying) as it
+    can be while inside the tile, clear of the figures laid out before it and of the ``hard``
+    boxes, and if it can be of the ``soft`` ones too. Deterministic."""
+    placed: list[Box] = []
+    found: list[Point] = []
+    for (x, y), large, lying in wanted:
+        best: tuple[float, float, int] | None = None
+        best_point = (x, y)
+        for dx, dy in _STEPS:
+            box = figure_box((x + dx, y + dy), large, lying)
+            if box[0] < 0 or box[1] < 0 or box[2] > T or box[3] > T:
+                continue
+            cost = (sum(_overlap(box, other) for other in [*placed, *hard]),
+                    sum(_overlap(box, other) for other in soft), dx * dx + dy * dy)
+            if best is None or cost < best:
+                best, best_point = cost, (x + dx, y + dy)
+            if cost[0] == cost[1] == 0:
+                break
+        found.append(best_point)
+        placed.append(figure_box(best_point, large, lying))
+    return tuple(found)
 
 
 def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, bool, str]]:
-    """The meeples on the tile at (x, y): local point, colour, large, and the feature target."""
+    """The figures on the tile at (x, y): local point, colour, large, and the feature target.
+    Figures sharing a tile are laid out apart and off the planet's name (``laid_out``)."""
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
     spots = anchors(placed.tile, placed.r)
-    found: list[tuple[tuple[float, float], str, bool, str]] = []
+    figures: list[tuple[str, bool, str]] = []
+    wanted: list[tuple[Point, bool, bool]] = []
     slot = 0
     for index, node in enumerate(placed.nodes):
         for colour, figure, where in state.realms.realm(node).meeples:
             if where != node:
                 continue
             point = spots[index]
-            if ROLE[placed.tile.features[index].kind] == "centre":
+            role = ROLE[placed.tile.features[index].kind]
+            if role == "centre":
                 point = _PLANET_SLOTS[min(slot, len(_PLANET_SLOTS) - 1)]
                 slot += 1
-            found.append((point, colour, figure == "large", o.targets[index]))
-    return found
+            large = figure == "large"
+            figures.append((colour, large, o.targets[index]))
+            wanted.append((point, large, role == "field"))
+    if not figures:
+        return []
+    points = laid_out(tuple(wanted), *keep_out(placed.tile, placed.r))
+    return [(point, colour, large, target) for point, (colour, large, target)
+            in zip(points, figures, strict=True)]
+
+
+def _luminance(colour: str) -> float:
+    """The relative luminance of a ``#rrggbb`` colour (WCAG 2)."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The contrast ratio of two ``#rrggbb`` colours, 1 to 21 (WCAG 2)."""
+    lighter, darker = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+LIGHT, DARK = "#f4f4f4", "#101010"
+
+
+def figure_colours(colour: str) -> tuple[str, str, str]:
+    """A player's figure colours: fill, outline and halo. The outline is whichever of light and
+    dark stands out more from the fill, the halo around it the other, so that a figure of any
+    colour stands out on dark space, rocks, planets, routes, fields and cities alike."""
+    fill = COLOUR[colour]
+    if contrast(fill, LIGHT) >= contrast(fill, DARK):
+        return fill, LIGHT, DARK
+    return fill, DARK, LIGHT
+
+
+#: stroke widths of a figure's outline and of the halo drawn under it (tile units)
+OUTLINE_WIDTH, HALO_WIDTH = 1.4, 4.6
 
 
 def meeple_svg(px: float, py: float, colour: str, large: bool, title: str,
                lying: bool = False) -> str:
-    """One meeple figure centred at (px, py); a large one is drawn half as big again, a
-    farmer lying down (CL-4)."""
-    scale = "1.45" if large else "1"
-    if lying:
-        scale += " rotate(90)"
-    stroke = OUTLINE.get(colour, "#111")
-    return (f'<use href="#meeple" transform="translate({_n(px)},{_n(py)}) scale({scale})" '
-            f'fill="{COLOUR[colour]}" stroke="{stroke}" stroke-width="1.1">'
-            f'<title>{xml_text(title)}</title></use>')
+    """One figure centred at (px, py), outlined and haloed (``figure_colours``); a large one is
+    drawn half as big again, a farmer lying down (CL-4)."""
+    turn = " rotate(90)" if lying else ""
+    fill, outline, halo = figure_colours(colour)
+    return (f'<g class="figure" transform="translate({_n(px)},{_n(py)}) '
+            f'scale({LARGE if large else 1}){turn}">'
+            f'<title>{xml_text(title)}</title>'
+            f'<use href="#meeple" class="halo" fill="none" stroke="{halo}" '
+            f'stroke-width="{HALO_WIDTH}" stroke-linejoin="round"/>'
+            f'<use href="#meeple" fill="{fill}" stroke="{outline}" stroke-width="{OUTLINE_WIDTH}" '
+            'stroke-linejoin="round"/></g>')
 
 
 def meeple_title(colour: str, large: bool, target: str, x: int, y: int) -> str:
@@ -295,10 +416,16 @@ def extent(cells) -> tuple[int, int, int, int]:
 
 
 def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str | None = None) -> str:
-    """The whole board as a standalone SVG document, with coordinate margins and titles."""
+    """The whole board as a standalone SVG document, with coordinate margins and titles, and
+    under it the sides with their colours, names and scores (the winners once the game is
+    over), a legend of what the pictures mean in this edition, and ``note``."""
     x0, y0, x1, y1 = extent(state.board)
-    width = MARGIN + (x1 - x0 + 1) * T + 8
-    height = MARGIN + (y1 - y0 + 1) * T + (26 if note else 8)
+    board_height = MARGIN + (y1 - y0 + 1) * T + 8
+    width = max(MARGIN + (x1 - x0 + 1) * T + 8, PANEL_WIDTH)
+    panel = _panel(state, width, board_height, highlight is not None)
+    height = panel.bottom
+    note_lines = _wrapped(note, (width - 2 * PAD) // 7) if note else []
+    height += 18 * len(note_lines) + 8
     out = [_open(width, height), f"<title>meeple board: {len(state.board)} tiles</title>",
            f'<rect width="{width}" height="{height}" fill="#05070f"/>']
     for x in range(x0, x1 + 1):
@@ -308,7 +435,7 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
     for (x, y) in sorted(state.board, key=lambda c: (-c[1], c[0])):
         placed = state.board[(x, y)]
         left, top = MARGIN + (x - x0) * T, MARGIN + (y1 - y) * T
-        out.append(f'<g transform="translate({left},{top})">'
+        out.append(f'<g class="tile" transform="translate({left},{top})">'
                    f'<title>{xml_text(tile_title(x, y, placed.tile, placed.r))}</title>'
                    f'{tile_fragment(placed.tile, placed.r)}')
         for (px, py), colour, large, target in meeple_spots(state, x, y):
@@ -320,10 +447,139 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
         out.append(f'<rect x="{MARGIN + (hx - x0) * T + 2}" y="{MARGIN + (y1 - hy) * T + 2}" '
                    'width="96" height="96" fill="none" stroke="#ffd60a" stroke-width="4">'
                    f'<title>last placement ({hx}, {hy})</title></rect>')
-    if note:
-        out.append(f'<text class="note" x="{MARGIN}" y="{height - 9}">{xml_text(note)}</text>')
+    out.extend(panel.parts)
+    for i, line in enumerate(note_lines):
+        out.append(f'<text class="note" x="{PAD}" y="{panel.bottom + 14 + 18 * i}">'
+                   f"{xml_text(line)}</text>")
     out.append("</svg>\n")
     return "".join(out)
+
+
+#: the narrowest a board picture is drawn, so that its scores and legend fit under it
+PANEL_WIDTH = 520
+PAD = 12
+#: where the points column of the scores ends
+POINTS_X = 400
+LEGEND_COLUMN = 170
+
+
+class _Panel:
+    """The SVG under the board (``parts``) and where it ends."""
+
+    def __init__(self, parts: list[str], bottom: int) -> None:
+        self.parts = parts
+        self.bottom = bottom
+
+
+def _panel(state: GameState, width: int, top: int, marked: bool) -> _Panel:
+    """The sides' names, colours and scores, then the legend, from ``top`` down."""
+    out = ['<g class="scores">']
+    y = top + 20
+    heading = "Final scores" if state.winners else f"Scores at turn {state.turn}"
+    out.append(f'<text class="heading" x="{PAD}" y="{y}">{heading}</text>')
+    for side in state.sides:
+        y += 24
+        members = [c for c in state.players if state.side_of[c] == side]
+        names = [state.name_of(c) for c in members]
+        label = side if names == [side] else f"{side} ({', '.join(names)})"
+        won = state.winners is not None and side in state.winners
+        out.append(f'<g class="side"><title>{xml_text(label)}: {state.scores[side]} points'
+                   f'{" (winner)" if won else ""}</title>')
+        for k, colour in enumerate(members):
+            out.append(meeple_svg(PAD + 10 + 22 * k, y - 4, colour, False, colour))
+        left = PAD + 22 * len(members) + 6
+        out.append(f'<text class="side-name{" winner" if won else ""}" x="{left}" y="{y}">'
+                   f"{xml_text(label)}</text>"
+                   f'<text class="points{" winner" if won else ""}" x="{POINTS_X}" y="{y}">'
+                   f"{state.scores[side]}</text></g>")
+    if state.winners:
+        y += 24
+        plural = "s" if len(state.winners) > 1 else ""
+        out.append(f'<text class="winner" x="{PAD}" y="{y}">'
+                   f"Winner{plural}: {xml_text(', '.join(state.winners))}</text>")
+    out.append("</g>")
+    entries = legend(state, marked)
+    columns = max(1, (width - 2 * PAD) // LEGEND_COLUMN)
+    y += 34
+    out.append(f'<g class="legend"><text class="heading" x="{PAD}" y="{y}">Legend</text>')
+    for i, (icon, label) in enumerate(entries):
+        cx = PAD + 12 + (i % columns) * LEGEND_COLUMN
+        cy = y + 22 + (i // columns) * 28
+        out.append(f'<g class="legend-entry" transform="translate({cx},{cy})">{icon}'
+                   f'<text class="legend-label" x="20" y="4">{xml_text(label)}</text></g>')
+    rows = (len(entries) + columns - 1) // columns
+    out.append("</g>")
+    return _Panel(out, y + 8 + 28 * rows)
+
+
+#: what the legend calls each feature kind
+KIND_LABEL = {"route": "trade route", "asteroid": "asteroid field", "planet": "planet",
+              "road": "road", "city": "city", "cloister": "cloister", "field": "field"}
+
+
+def legend(state: GameState, marked: bool) -> list[tuple[str, str]]:
+    """The legend of a board in this game's edition: an icon (SVG about its origin) and a label
+    for each feature kind of its tiles, each kind of symbol on them, each figure, and the last
+    placement's frame when the picture marks one."""
+    vocabulary = state.tileset.vocabulary
+    classic = vocabulary.field is not None
+    entries = []
+    for kind in vocabulary.kinds:
+        role = ROLE[kind]
+        if role == "path":
+            d = "M-11,0 L11,0"
+            icon = (f'<path class="road-edge" d="{d}"/><path class="road" d="{d}"/>' if classic
+                    else f'<path class="route" d="{d}"/><path class="route-dash" d="{d}"/>')
+            entries.append((icon, KIND_LABEL.get(kind, kind)))
+            ring, hub = ("#f4efe1", "#8a7a5a") if classic else ("#efe6c4", "#2a2f4a")
+            entries.append((f'<circle r="6" fill="{hub}" stroke="{ring}" stroke-width="2.5"/>',
+                            "intersection"))
+        elif role == "area":
+            entries.append((f'<rect class="{"city" if classic else "asteroid"}" x="-11" y="-9" '
+                            'width="22" height="18"/>', KIND_LABEL.get(kind, kind)))
+        elif role == "centre" and classic:
+            entries.append(('<use href="#cloister" transform="translate(0,3) scale(0.75)"/>',
+                            KIND_LABEL.get(kind, kind)))
+        elif role == "centre":
+            entries.append(('<circle r="10" fill="url(#planet)" stroke="#bfe0ff" '
+                            'stroke-width="1.2"/>', f"{KIND_LABEL.get(kind, kind)} (named below)"))
+        else:
+            entries.append(('<rect x="-11" y="-9" width="22" height="18" fill="#6a9a3c" '
+                            'stroke="#4c7429"/>', KIND_LABEL.get(kind, kind)))
+    symbols = sorted({f.symbol for t in state.tileset.types.values() for f in t.features
+                      if f.symbol}, key=list(SYMBOL_NAME).index)
+    for symbol in symbols:
+        entries.append((f'<use href="#sym-{symbol}"/>', SYMBOL_NAME[symbol]))
+    edition = state.edition
+    for figure in edition.figures:
+        large = figure.name == "large"
+        name = edition.figure if len(edition.figures) == 1 else f"{figure.name} {edition.figure}"
+        entries.append((_legend_figure(large, False), name))
+    if vocabulary.field is not None:
+        farmer = edition.roles.get(vocabulary.field, "farmer")
+        entries.append((_legend_figure(False, True), f"{farmer} (lying in a {vocabulary.field})"))
+    if marked:
+        entries.append(('<rect x="-10" y="-10" width="20" height="20" fill="none" '
+                        'stroke="#ffd60a" stroke-width="2.5"/>', "last placement"))
+    return entries
+
+
+def _legend_figure(large: bool, lying: bool) -> str:
+    k = 1.15 if large else 0.85
+    turn = " rotate(90)" if lying else ""
+    return (f'<use href="#meeple" transform="scale({k}){turn}" fill="#c9d1ea" stroke="{DARK}" '
+            f'stroke-width="{OUTLINE_WIDTH}"/>')
+
+
+def _wrapped(text: str, columns: int) -> list[str]:
+    """``text`` in lines of at most ``columns`` characters, broken between words."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 SHEET_COLUMNS = 8

@@ -2,9 +2,11 @@
 
 The page holds the whole game as data: the SVG of every tile type and rotation
 that was laid, and one frame per event (board, meeples, scores, reserves, tiles
-drawn, battle). Its script only shows frames; every figure comes from folding
-the log here, the way ``check`` and ``show`` do. No network, scripts or fonts
-from outside: the file opens offline.
+drawn, battle, and at a scoring the cells of the realm it pays for and of the
+cities a farm counted). Its script only shows frames; every figure comes from
+folding the log here, the way ``check`` and ``show`` do. No network, scripts or
+fonts from outside: the file opens offline. The layout fits a phone's width as
+well as a desktop's.
 """
 
 from __future__ import annotations
@@ -19,23 +21,27 @@ from meeple.cli.history import undone_seqs
 from meeple.cli.narrate import realm_name, tell
 from meeple.cli.output import json_safe
 from meeple.cli.svg import (
-    COLOUR,
     DEFS,
+    HALO_WIDTH,
+    LARGE,
+    OUTLINE_WIDTH,
     STYLE,
     T,
     extent,
+    figure_colours,
     meeple_spots,
     meeple_title,
     tile_fragment,
     tile_title,
 )
-from meeple.engine import GameState, walk
+from meeple.engine import GameState, realm_extent, walk
 from meeple.events.log import GameLog
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
     DiceRolled,
     GameStarted,
+    PointsScored,
     TurnEnded,
     Undone,
 )
@@ -66,7 +72,8 @@ class _Tables:
         return found
 
 
-def _frame(state: GameState, tables: _Tables, battle: dict | None) -> dict:
+def _frame(state: GameState, tables: _Tables, battle: dict | None,
+           scored: dict | None = None) -> dict:
     board = [tables.placement(state, x, y) for (x, y) in state.board]
     meeples = []
     for (x, y) in state.board:
@@ -88,11 +95,21 @@ def _frame(state: GameState, tables: _Tables, battle: dict | None) -> dict:
         "left": state.tiles_left(),
         "battle": battle,
         "winners": list(state.winners) if state.winners else None,
+        "scored": scored,
     }
 
 
-#: the most tiles a replay page draws over all its frames (a 76-tile game draws about 15,000;
-#: the cost of a page grows with events times board size, so a very long game is refused)
+def scored_cells(state: GameState, event: PointsScored) -> dict:
+    """What a scoring pays for, to be highlighted on its frame: the cells of the realm (``realm``)
+    and, for a farm, the cells of each completed city it counted (``cities``), from the state
+    the scoring was made in (``realm_extent``)."""
+    found = realm_extent(state, event.realm)
+    return {"realm": found["tiles"], "cities": [city["tiles"] for city in found.get("cities", [])]}
+
+
+#: the most tiles a replay page draws over all its frames, scored realms' cells included (a
+#: 76-tile game draws about 15,000; the cost of a page grows with events times board size, so
+#: a very long game is refused)
 PAGE_BUDGET = 2_000_000
 
 
@@ -123,7 +140,10 @@ def document(log: GameLog) -> dict:
     frame_of = [frames.index(msgspec.json.encode(_frame(state, tables, None)))]
     cost = 0
     for event, state in steps:
+        scored = scored_cells(state, event) if isinstance(event, PointsScored) else None
         cost += len(state.board)
+        if scored is not None:
+            cost += len(scored["realm"]) + sum(len(city) for city in scored["cities"])
         if cost > PAGE_BUDGET:
             raise PageTooLarge(f"the game is too long for one replay page ({len(events):,} "
                                f"events on a board of up to {len(state.board):,} tiles; the "
@@ -139,7 +159,7 @@ def document(log: GameLog) -> dict:
             battle["winner"] = event.winner
         elif isinstance(event, TurnEnded | Undone):
             battle = None
-        frame = _frame(state, tables, None if battle is None else _copy(battle))
+        frame = _frame(state, tables, None if battle is None else _copy(battle), scored)
         frame_of.append(frames.index(msgspec.json.encode(frame)))
     cells = {(row[0], row[1]) for row in tables.placement_rows}
     x0, y0, x1, y1 = extent(cells)
@@ -165,8 +185,9 @@ def document(log: GameLog) -> dict:
         "fragments": tables.fragment_svg,
         "placements": tables.placement_rows,
         "sides": sides,
-        "players": [{"colour": c, "name": escaped(state.name_of(c)), "fill": COLOUR[c]}
-                    for c in state.players],
+        "players": [dict(zip(("fill", "outline", "halo"), figure_colours(c), strict=True),
+                         colour=c, name=escaped(state.name_of(c))) for c in state.players],
+        "figure": {"large": LARGE, "outline": OUTLINE_WIDTH, "halo": HALO_WIDTH},
         "texts": texts.values,
         "text_of": text_of,
         "flags": flags,

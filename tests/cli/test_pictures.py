@@ -42,23 +42,23 @@ def meeples_on_board(state) -> int:
 def test_the_board_svg_is_xml_with_a_titled_group_per_tile_and_every_meeple():
     state = load(str(FOUR_PLAYERS)).state
     root = ET.fromstring(board_svg(state, highlight=state.placed_at))
-    tiles = [g for g in root.iter(f"{SVG}g") if g.get("transform", "").startswith("translate")]
+    tiles = [g for g in root.iter(f"{SVG}g") if g.get("class") == "tile"]
     titles = {g.find(f"{SVG}title").text for g in tiles}
     expected = {f"({x}, {y}) {p.tile.id} turned {p.r * 90}" for (x, y), p in state.board.items()}
     assert titles == expected
-    figures = [u for u in root.iter(f"{SVG}use") if u.get("href") == "#meeple"]
+    figures = [g for tile in tiles for g in tile.iter(f"{SVG}g") if g.get("class") == "figure"]
     assert len(figures) == meeples_on_board(state) > 0
-    large = [u for u in figures if "scale(1.45)" in u.get("transform")]
+    large = [g for g in figures if "scale(1.45)" in g.get("transform")]
     assert len(large) == sum(1 for placed in state.board.values() for node in placed.nodes
                              for _, figure, where in state.realms.realm(node).meeples
                              if where == node and figure == "large")
-    marks = [r for r in root.iter(f"{SVG}rect") if r.get("stroke") == "#ffd60a"]
+    marks = [r for r in root.findall(f"{SVG}rect") if r.get("stroke") == "#ffd60a"]
     assert [m.find(f"{SVG}title").text for m in marks] == [
         f"last placement ({state.placed_at[0]}, {state.placed_at[1]})"]
     names = {t.text for t in root.iter(f"{SVG}text") if t.get("class") == "planet-name"}
     on_board = {p.tile.features[p.tile.planet].name for p in state.board.values() if p.tile.planet >= 0}
     assert names == on_board and len(names) >= 3
-    symbols = [u for u in root.iter(f"{SVG}use") if u.get("href", "").startswith("#sym-")]
+    symbols = [u for tile in tiles for u in tile.iter(f"{SVG}use") if u.get("href", "").startswith("#sym-")]
     assert len(symbols) == sum(1 for p in state.board.values() for f in p.tile.features if f.symbol)
 
 
@@ -97,8 +97,201 @@ def test_show_svg_at_a_seq_draws_the_board_then(tmp_path):
     out = tmp_path / "b.svg"
     run("show", FOUR_PLAYERS, "--svg", out, "--at", 40)
     root = ET.parse(out).getroot()
-    tiles = [g for g in root.iter(f"{SVG}g") if g.get("transform", "").startswith("translate")]
+    tiles = [g for g in root.iter(f"{SVG}g") if g.get("class") == "tile"]
     assert len(tiles) == len(fold(load(str(FOUR_PLAYERS)).log.events[:41]).board)
+
+
+PLANET_ATTACK = FIXTURES / "worked_planet_attack_tie_at_5_then_red_takes_the_planet.jsonl"
+THREE_ON_A_PLANET = FIXTURES / "random_3p_seed_1.jsonl"
+CLASSIC = FIXTURES / "classic_random_2p_seed_0.jsonl"
+
+#: the meeple figure's extent about its centre, read off its path in the SVG: left, top, right,
+#: bottom (its head is a circle of radius 3.8 centred 8 units above the centre)
+FIGURE = (-10.4, -11.8, 10.4, 9.0)
+_PLACED = re.compile(r"translate\(([-\d.]+),([-\d.]+)\) scale\(([\d.]+)\)( rotate\(90\))?")
+
+
+def tile_group(root, x: int, y: int):
+    return next(g for g in root.iter(f"{SVG}g") if g.get("class") == "tile"
+                and g.find(f"{SVG}title").text.startswith(f"({x}, {y}) "))
+
+
+def covered(group) -> tuple[float, float, float, float]:
+    """The rectangle a figure's group covers on its tile: left, top, right, bottom."""
+    found = _PLACED.fullmatch(group.get("transform"))
+    assert found, group.get("transform")
+    px, py, k = float(found[1]), float(found[2]), float(found[3])
+    left, top, right, bottom = FIGURE
+    if found[4]:
+        left, top, right, bottom = -bottom, left, -top, right
+    return px + k * left, py + k * top, px + k * right, py + k * bottom
+
+
+def apart(a, b) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+@pytest.mark.parametrize(("path", "seq", "cell", "figures"), [
+    (PLANET_ATTACK, 11, (0, -1), ["white large", "red small"]),
+    (THREE_ON_A_PLANET, 183, (-3, -2), ["black small", "black large", "orange small"]),
+], ids=["small and large", "three"])
+def test_figures_on_one_planet_stand_apart_and_off_its_name(path, seq, cell, figures):
+    events = load(str(path)).log.events
+    state = fold(events[: seq + 1])
+    tile = tile_group(ET.fromstring(board_svg(state, highlight=None)), *cell)
+    groups = [g for g in tile.iter(f"{SVG}g") if g.get("class") == "figure"]
+    assert sorted(" ".join(g.find(f"{SVG}title").text.split()[:2]) for g in groups) == sorted(figures)
+    boxes = [covered(g) for g in groups]
+    for i, a in enumerate(boxes):
+        assert 0 <= a[0] and 0 <= a[1] and a[2] <= 100 and a[3] <= 100, "on its own tile"
+        for b in boxes[i + 1:]:
+            assert apart(a, b), (a, b)
+    name = next(t for t in tile.iter(f"{SVG}text") if t.get("class") == "planet-name")
+    x, y, half = float(name.get("x")), float(name.get("y")), 0.34 * 11 * len(name.text)
+    written = (x - half, y - 9, x + half, y + 3)  # bold 11 px letters about the baseline
+    assert all(apart(box, written) for box in boxes), (name.text, boxes)
+    frame = plain(document(load(str(path)).log))["frames"][seq]
+    on_tile = sorted((m[2], m[3]) for m in frame["m"] if (m[0], m[1]) == cell)
+    drawn = [_PLACED.fullmatch(g.get("transform")) for g in groups]
+    assert on_tile == sorted((float(m[1]), float(m[2])) for m in drawn), \
+        "the replay page stands them where the board picture does"
+
+
+def _luminance(colour: str) -> float:
+    values = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in values)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2's contrast ratio, computed here apart from the code under test."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+#: what a figure may stand on: the page, space, rocks, a planet's dark and light sides, a route,
+#: a classic field, city and road
+TERRAIN = ["#05070f", "#111a45", "#6f655b", "#1d4e9e", "#8ec5ff", "#efe6c4", "#6a9a3c", "#c8a46a",
+           "#f4efe1"]
+
+
+@pytest.mark.parametrize("colour", ["red", "green", "black", "white", "orange", "blue", "yellow"])
+def test_a_figure_of_every_colour_has_an_outline_and_a_halo_that_stand_out(colour):
+    from meeple.cli.svg import meeple_svg
+
+    group = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
+                          f'{meeple_svg(50, 50, colour, False, colour)}</svg>')[0]
+    assert group.get("class") == "figure"
+    halo, body = [u for u in group if u.tag == f"{SVG}use"]
+    assert halo.get("fill") == "none" and body.get("fill").startswith("#")
+    assert float(halo.get("stroke-width")) >= float(body.get("stroke-width")) + 2, \
+        "the halo shows around the outline"
+    fill, outline, ring = body.get("fill"), body.get("stroke"), halo.get("stroke")
+    assert contrast_ratio(fill, outline) >= 3, f"{colour}'s outline stands out from its fill"
+    assert contrast_ratio(outline, ring) >= 3, "the halo stands out from the outline"
+    for terrain in TERRAIN:
+        assert max(contrast_ratio(terrain, outline), contrast_ratio(terrain, ring)) >= 3, terrain
+
+
+def test_the_replay_page_draws_figures_in_the_board_pictures_colours():
+    from meeple.cli.svg import meeple_svg
+
+    doc = document(load(str(FOUR_PLAYERS)).log)
+    assert len(doc["players"]) == 4
+    for player in doc["players"]:
+        group = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
+                              f'{meeple_svg(0, 0, player["colour"], False, "")}</svg>')[0]
+        halo, body = [u for u in group if u.tag == f"{SVG}use"]
+        assert (player["fill"], player["outline"], player["halo"]) == (
+            body.get("fill"), body.get("stroke"), halo.get("stroke"))
+
+
+def legend_of(root) -> list[str]:
+    return [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "legend-label"]
+
+
+def sides_of(root) -> list[tuple[str, int, bool]]:
+    """Each side the picture lists: its label, its points and whether it is marked the winner."""
+    rows = []
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") == "side":
+            name = next(t for t in g.iter(f"{SVG}text") if "side-name" in t.get("class"))
+            points = next(t for t in g.iter(f"{SVG}text") if "points" in t.get("class"))
+            rows.append((name.text, int(points.text), "winner" in name.get("class")))
+    return rows
+
+
+def test_show_svg_has_a_star_wars_legend_the_sides_scores_and_the_winner(tmp_path):
+    out = tmp_path / "b.svg"
+    run("show", FOUR_PLAYERS, "--svg", out)
+    root = ET.parse(out).getroot()
+    assert legend_of(root) == [
+        "trade route", "intersection", "asteroid field", "planet (named below)",
+        "Rebel Alliance symbol", "Galactic Empire symbol", "bounty hunter symbol",
+        "small meeple", "large meeple", "last placement"]
+    state = load(str(FOUR_PLAYERS)).state
+    assert state.winners == ("black",)
+    assert sides_of(root) == [(side, state.scores[side], side == "black") for side in state.sides]
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "Final scores" in texts and "Winner: black" in texts
+    rows = [g for g in root.iter(f"{SVG}g") if g.get("class") == "side"]
+    swatches = [figure.find(f"{SVG}title").text for row in rows for figure in row.iter(f"{SVG}g")
+                if figure.get("class") == "figure"]
+    assert swatches == list(state.players)
+    assert "reconstructed" in "".join(t.text for t in root.iter(f"{SVG}text") if t.get("class") == "note")
+
+
+def test_show_svg_mid_game_has_the_scores_then_and_no_winner(tmp_path):
+    out = tmp_path / "b.svg"
+    run("show", FOUR_PLAYERS, "--svg", out, "--at", 120)
+    root = ET.parse(out).getroot()
+    state = fold(load(str(FOUR_PLAYERS)).log.events[:121])
+    assert sides_of(root) == [(side, state.scores[side], False) for side in state.sides]
+    assert any(state.scores.values())
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert f"Scores at turn {state.turn}" in texts
+    assert not [t for t in texts if t.startswith("Winner")]
+
+
+def test_show_svg_has_a_classic_legend_and_the_players_names(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--edition", "classic", "--players", "red,blue", "--names", "Ann,Bob",
+        "--seed", "3")
+    run("autoplay", game, "--to-end")
+    out = tmp_path / "b.svg"
+    run("show", game, "--svg", out)
+    root = ET.parse(out).getroot()
+    assert legend_of(root) == ["road", "intersection", "city", "cloister", "field", "pennant",
+                               "follower", "farmer (lying in a field)", "last placement"]
+    state = load(str(game)).state
+    assert [name for name, _, _ in sides_of(root)] == ["red (Ann)", "blue (Bob)"]
+    assert [points for _, points, _ in sides_of(root)] == [state.scores["red"], state.scores["blue"]]
+    assert [won for _, _, won in sides_of(root)] == [s in state.winners for s in ("red", "blue")]
+    figures = [g for tile in root.iter(f"{SVG}g") if tile.get("class") == "tile"
+               for g in tile.iter(f"{SVG}g") if g.get("class") == "figure"]
+    placed = [_PLACED.fullmatch(g.get("transform")) for g in figures]
+    assert figures and all(placed), "every figure's transform is one a renderer reads"
+    assert any(m[4] for m in placed if m) == any(
+        g.find(f"{SVG}title").text.split()[1] == "farmer" for g in figures), "farmers lie down"
+
+
+def test_each_scoring_frame_carries_the_cells_of_what_it_paid_for():
+    from meeple.engine import realm_extent, walk
+    from meeple.events.model import PointsScored
+
+    path = FIXTURES / "classic_farm_borders_three_completed_cities_and_one_open.jsonl"
+    doc = plain(document(load(str(path)).log))
+    farms = 0
+    for i, (event, state) in enumerate(walk(load(str(path)).log.events)):
+        scored = doc["frames"][i]["scored"]
+        if not isinstance(event, PointsScored):
+            assert scored is None
+            continue
+        extent = realm_extent(state, event.realm)
+        assert scored["realm"] == extent["tiles"]
+        assert scored["cities"] == [city["tiles"] for city in extent["cities"]]
+        farms += event.reason == "farm" and len(scored["cities"]) == event.cities > 0
+    assert farms == 2
 
 
 def test_tiles_svg_says_the_bundled_set_is_a_reconstruction(tmp_path):
@@ -228,6 +421,10 @@ def test_hostile_ids_and_names_are_text_in_a_well_formed_board_svg(tmp_path):
     assert f"(0, 0) D{hostile(1)} turned 0" in titles
     names = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "planet-name"]
     assert names and all(name.endswith(hostile(2)) for name in names)
+    sides = [t.text for t in root.iter(f"{SVG}text") if t.get("class", "").startswith("side-name")]
+    assert sides[0] == f"red (Ann{hostile(4)})"
+    assert sides[1].startswith("black (Bob") and sides[1].endswith(
+        "</script><script>window.pwned=5</script>)")
 
 
 def test_hostile_ids_names_and_set_name_are_text_in_a_well_formed_tile_sheet(tmp_path):
