@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meeple.engine import Edition, Target, compile_tileset
+from meeple.engine import Edition, Target, compile_tileset, formula
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
@@ -102,7 +102,7 @@ def _sentence(event: Event, edition: Edition) -> str:
         rolls = ", ".join(f"{r.side} rolls {','.join(map(str, r.values))}" for r in event.rolls)
         return f"Dice: {rolls}"
     if isinstance(event, PointsScored):
-        return f"{event.side} scores {event.points}: {_reason(event)} ({event.rule})"
+        return f"{event.side} scores {event.points}: {_reason(event, edition)} ({event.rule})"
     if isinstance(event, MeepleReturned):
         return (f"{event.player}'s {_figure(edition, event.figure)} returns from "
                 f"{event.spot.feature} at ({event.spot.x}, {event.spot.y})")
@@ -122,21 +122,17 @@ def _sentence(event: Event, edition: Edition) -> str:
     return type(event).__name__
 
 
-def _reason(event: PointsScored) -> str:
+def _reason(event: PointsScored, edition: Edition) -> str:
+    """Why a scoring paid what it did, with its formula (``5 tiles x 2 + 1 pennant x 2 = 12``)."""
     realm = realm_name(event.realm)
-    if event.reason == "defeat":
-        return f"lost the battle for {realm}, 1 per die rolled ({event.dice})"
     if event.reason == "tie":
         return f"tied the top roll in the battle for {realm}"
+    terms = edition.terms(event.reason, Target.of(event.realm.feature).kind, event.tiles,
+                          event.symbols, event.dice, event.cities)
+    if event.reason == "defeat":
+        return f"lost the battle for {realm}, 1 per die rolled: {formula(terms)}"
     where = realm.removeprefix("the ")
     if event.reason == "farm":
-        return f"{where} borders {_plural(event.cities, 'completed city')}, 3 each"\
-            .replace("citys", "cities")
+        return f"{where}, 3 per completed city it borders: {formula(terms)}"
     state = "completed" if event.reason == "realm" else "incomplete, final scoring:"
-    parts = [_plural(event.tiles, "tile")]
-    if event.rule.startswith("CL"):
-        if event.symbols:
-            parts.append(_plural(event.symbols, "pennant"))
-    else:
-        parts.append(_plural(event.symbols, "symbol"))
-    return f"{state} {where}, {' + '.join(parts)}"
+    return f"{state} {where}: {formula(terms)}"
