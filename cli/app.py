@@ -11,6 +11,7 @@ what it uses.
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start, which cost a third of `meeple status`'s start-up.
 import copy
+import errno
 import functools
 import os
 import re
@@ -80,6 +81,10 @@ def _options(
         fail(str(exc), 2)
 
 
+#: the faults of a write to a full, over-quota or failing device (stdout included)
+_WRITE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
 def guarded(fn):
     """Turn every failure into one line on stderr and its exit code; never a traceback."""
 
@@ -102,6 +107,11 @@ def guarded(fn):
             raise typer.Exit(0) from None
         except Failure as exc:
             fail(exc.message, exc.code)
+        except OSError as exc:
+            if exc.errno not in _WRITE_FAULTS:
+                raise
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # what is left unwritten is dropped
+            fail(f"cannot write the output: {exc.strerror}", 3, kind="write")
         except LogError as exc:
             fail(str(exc), 1 if exc.kind in REFUSALS else 3, kind=f"log_{exc.kind}")
         except RulesError as exc:
@@ -188,7 +198,7 @@ def new(
     if sealed and seed is not None:
         fail("--sealed and --seed exclude each other: a sealed game makes its own 256-bit "
              "seed, so that no one can find it from its SHA-256", 2)
-    colours = [colour.lower() for colour in _split(players)]
+    colours = _colours(players)
     done = start_game(
         game, colours, game_tileset(edition, tileset, _expansions(expansion, fiesta)),
         names=_split(names) if names else None, seed=seed, team=team, table=table,
@@ -228,6 +238,11 @@ def _ray(on: bool, address: str | None) -> None:
 
 def _split(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _colours(text: str) -> list[str]:
+    """Colours as typed, in any case (``RED,Black``)."""
+    return [colour.lower() for colour in _split(text)]
 
 
 @app.command()
@@ -382,7 +397,7 @@ def roll(game: Game,
     for item in dice:
         who, _, values = item.partition("=")
         numbers = values.split(",")
-        if not all(re.fullmatch(r"\s*-?[0-9]+\s*", n) for n in numbers):
+        if not all(re.fullmatch(r"\s*-?[0-9]{1,9}\s*", n) for n in numbers):
             fail(f"cannot read dice {item!r}: write COLOR=N or COLOR=N,N (e.g. red=4,6)", 2)
         if who.strip().lower() in rolls:
             fail(f"dice for {who.strip()!r} given twice: give each side's dice once", 2)
@@ -604,7 +619,7 @@ def simulate(
     _ray(ray, ray_address)
     from meeple.cli.store import game_tileset
 
-    run_simulate(out, _split(players), games, seed, bot, team, unplaceable, as_json, jobs,
+    run_simulate(out, _colours(players), games, seed, bot, team, unplaceable, as_json, jobs,
                  game_tileset(edition, None, _expansions(expansion, fiesta)))
 
 
@@ -642,8 +657,10 @@ def demo(
 
     from meeple.cli.demo import next_steps, run_demo
 
+    if out == "":
+        fail("--out '': give a file name to keep the game in (or leave --out out)", 2)
     with tempfile.TemporaryDirectory(prefix="meeple-demo-") as folder:
-        code = run_demo(out or os.path.join(folder, "demo.jsonl"), _split(players), seed)
+        code = run_demo(out or os.path.join(folder, "demo.jsonl"), _colours(players), seed)
     say(next_steps(out))
     raise typer.Exit(code)
 
@@ -741,6 +758,8 @@ def main() -> None:
             fail("aborted", 1, kind="aborted")
     except typer.Exit as exc:
         code = exc.exit_code
+    if code == 130 and not output.error_said:
+        output.tell_error("interrupted (Ctrl-C)", 130, kind="interrupted")
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shlex
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
@@ -20,6 +21,7 @@ from meeple.cli.store import Failure
 from meeple.engine import verify
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
+from meeple.events.text import escaped
 
 CHANCE_WORDS = {
     "revealed": " · sealed seed revealed: every draw and die verified",
@@ -209,12 +211,12 @@ def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
     if expected is not None:
         from meeple.engine import export
 
-        found = diff(expected, msgspec.json.decode(msgspec.json.encode(export(state))))
+        found, count = diff(expected, msgspec.json.decode(msgspec.json.encode(export(state))))
         if found:
             report["errors"] += [{"line": None, "seq": None, "kind": "expect", "field": where,
                                   "message": f"{where}: expected {want}, found {got}"}
-                                 for where, want, got in found[:20]]
-            report["differences"] = len(found)
+                                 for where, want, got in found]
+            report["differences"] = count
             return 1
     report["ok"] = True
     return 0
@@ -288,30 +290,35 @@ def event_differences(expected: str | None, found: str | None) -> list[dict]:
             for where, want, got in _paths(rules, recorded)]
 
 
-def diff(want: object, got: object, where: str = "") -> list[tuple[str, str, str]]:
-    """Paths where two JSON values differ, with both values."""
-    return [(path, _short(a), _short(b)) for path, a, b in _paths(want, got, where)]
+#: the differences from an expected snapshot that a report lists (all are counted)
+SHOWN_DIFFERENCES = 20
 
 
-def _paths(want: object, got: object, where: str = "") -> list[tuple[str, object, object]]:
+def diff(want: object, got: object, where: str = "") -> tuple[list[tuple[str, str, str]], int]:
+    """The first ``SHOWN_DIFFERENCES`` paths where two JSON values differ, with both values
+    shortened, and how many there are in all (counted, not kept)."""
+    shown, count = [], 0
+    for path, a, b in _paths(want, got, where):
+        if count < SHOWN_DIFFERENCES:
+            shown.append((path, _short(a), _short(b)))
+        count += 1
+    return shown, count
+
+
+def _paths(want: object, got: object, where: str = "") -> Iterator[tuple[str, object, object]]:
     """Paths where two JSON values differ, with both values (``_ABSENT`` for a missing key or
     element): objects key by key, lists element by element (an element only one list has
-    is a difference of its own)."""
+    is a difference of its own); yielded one by one."""
     if isinstance(want, dict) and isinstance(got, dict):
-        out = []
         for key in list(want) + [k for k in got if k not in want]:
-            out += _paths(want.get(key, _ABSENT), got.get(key, _ABSENT),
-                          f"{where}.{key}" if where else str(key))
-        return out
-    if isinstance(want, list) and isinstance(got, list):
-        out = []
+            yield from _paths(want.get(key, _ABSENT), got.get(key, _ABSENT),
+                              f"{where}.{key}" if where else str(key))
+    elif isinstance(want, list) and isinstance(got, list):
         for i in range(max(len(want), len(got))):
-            out += _paths(want[i] if i < len(want) else _ABSENT,
-                          got[i] if i < len(got) else _ABSENT, f"{where}[{i}]")
-        return out
-    if want is _ABSENT or got is _ABSENT or want != got:
-        return [(where or "$", want, got)]
-    return []
+            yield from _paths(want[i] if i < len(want) else _ABSENT,
+                              got[i] if i < len(got) else _ABSENT, f"{where}[{i}]")
+    elif want is _ABSENT or got is _ABSENT or want != got:
+        yield where or "$", want, got
 
 
 def _short(value: object) -> str:
@@ -330,8 +337,9 @@ def _check_one(path: str, expected: object | None, beside: str | None = None,
         except Failure as exc:
             report, code = check_file(path)
             missing = not os.path.lexists(snapshot)
-            message = (f"no expected snapshot {snapshot} (write it with `meeple show {path} "
-                       f"--json > {snapshot}`)") if missing else exc.message
+            message = (f"no expected snapshot {snapshot} (write it with `meeple show "
+                       f"{shlex.quote(path)} --json > {shlex.quote(snapshot)}`)"
+                       ) if missing else exc.message
             report["ok"] = False
             report["errors"].append({"line": None, "seq": None, "kind": "expect",
                                      "field": None, "message": message})
@@ -365,7 +373,11 @@ def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0
             raise Failure("--head checks one GAME: give --expect its snapshot file", 2)
         return _run_head(paths[0] if paths else "", head_argument(head, paths), expect, as_json)
     beside = expect if expect is not None and os.path.isdir(expect) else None
-    if expect is not None and beside is None and (len(paths) != 1 or os.path.isdir(paths[0])):
+    several = len(paths) != 1 or os.path.isdir(paths[0])
+    if expect is not None and several and not os.path.lexists(expect):
+        raise Failure(f"--expect {expect}: no such folder (give the folder that holds each "
+                      "game's X.expected.json)", 2)
+    if expect is not None and beside is None and several:
         raise Failure(f"--expect {expect} is one game's snapshot, but {_games_given(paths)} "
                       "given: give --expect a folder (e.g. the games' own) to compare "
                       "each X.jsonl with its X.expected.json there", 2)
@@ -461,7 +473,7 @@ def _progress(total: int, quiet: bool):
 
 
 def _say_report(report: dict) -> None:
-    path = report["file"]
+    path = escaped(report["file"])  # a newline in a file name cannot forge a line
     if report["ok"]:
         state = "over" if report.get("over") else "in progress"
         pending = " (consequences pending)" if report.get("pending") else ""

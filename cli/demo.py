@@ -8,6 +8,8 @@ and the seed is pinned by a test that the game still shows every one of those mo
 
 from __future__ import annotations
 
+import shlex
+
 from meeple.cli.narrate import tell
 from meeple.cli.output import say
 from meeple.engine import GameState
@@ -70,7 +72,7 @@ def run_demo(path: str, players: list[str], seed: str) -> int:
 
 def next_steps(kept: str | None) -> str:
     """What to try after the demo."""
-    game = kept or "demo.jsonl"
+    game = shlex.quote(kept or "demo.jsonl")
     steps = [] if kept else [(f"meeple demo --out {game}", "keep the game, to look again")]
     steps += [(f"meeple replay {game}", "the whole story, line by line"),
               (f"meeple export {game} --html demo.html", "replay it in a browser"),

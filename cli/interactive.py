@@ -132,9 +132,9 @@ class _Completer(Completer):
 def run_play(path: str, bots: dict[str, str], move_time: float) -> None:
     """The session (see the module). Reads lines from a terminal with prompt_toolkit, or
     plainly from a pipe."""
-    from meeple.cli.session import sees_only_the_table
     from meeple.cli.store import Failure
     from meeple.cli.views import seated_bots
+    from meeple.engine import sees_only_the_table
 
     state = _state(path)  # an unreadable or invalid log stops here, with its error
     recorded = seated_bots(state)

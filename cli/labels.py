@@ -77,11 +77,12 @@ def parse_placement(state: GameState, text: str) -> tuple[int, int, int] | None:
     shape = _SHAPE.fullmatch(text.strip())
     if shape is None or len(shape.group(1)) > _MAX_LETTERS:
         return None
-    name, number = shape.group(1).lower(), int(shape.group(2))
-    shown = f"{name}{number}"
+    digits = shape.group(2)
+    name, number = shape.group(1).lower(), int(digits) if len(digits) <= 3 else 0
+    shown = f"{name}{digits if len(digits) <= 12 else digits[:12] + '…'}"
     rule = state.rule("place")
     if not 1 <= number <= 4:
-        raise InvalidCommand(f"{shown}: rotation {number} is not 1-4", rule=rule,
+        raise InvalidCommand(f"{shown}: rotation {shown[len(name):]} is not 1-4", rule=rule,
                              legal="1 = 0°, 2 = 90°, 3 = 180°, 4 = 270° (clockwise)")
     found = spots(state)
     if not found:

@@ -71,6 +71,8 @@ ERROR_LIMIT = 2000
 KINDS = {1: "refused", 2: "usage", 3: "bad_log", 4: "internal"}
 #: whether errors go to stderr as one JSON object: set for a command line holding ``--json``
 errors_as_json = False
+#: whether this process has said an error (``tell_error``)
+error_said = False
 
 
 def fail(message: str, code: int, *, kind: str | None = None, rule: str | None = None,
@@ -89,6 +91,8 @@ def fail(message: str, code: int, *, kind: str | None = None, rule: str | None =
 def tell_error(message: str, code: int, *, kind: str | None = None, rule: str | None = None,
                legal: str | None = None) -> None:
     """The error line of ``fail``, without exiting."""
+    global error_said
+    error_said = True
     text = _cut(escaped(message))
     if errors_as_json:
         document = {"error": text, "kind": kind or KINDS.get(code, "error"), "code": code,

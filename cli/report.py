@@ -28,6 +28,10 @@ def next_line(state: GameState) -> str:
             and state.battle is None else "a draw or roll from the seed"
         return (f"Next: {what}: only the seed's holder, where GAME.seed is, writes it "
                 "(`meeple continue GAME`)")
+    seated = next((p.bot for p in state.setup.players if p.colour == who and p.bot), None)
+    if seated is not None and waiting in ("place", "meeple"):
+        return (f"Next: {who}, a bot seat ({seated}), to play: `meeple continue GAME` lets it "
+                "play (it waits after an undo or a redo)")
     if waiting == "place":
         return f"Next: {who} places {escaped(str(state.drawn))} (`meeple moves` lists where)"
     if waiting == "meeple":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 import msgspec
 
@@ -25,6 +26,7 @@ from meeple.engine import (
     awaiting_seed,
     new_game,
     play,
+    sees_only_the_table,
     settle,
     start,
 )
@@ -84,10 +86,21 @@ def act(path: str, commands: Sequence[Command]) -> Outcome:
         state, events = play(state, command)
         written += events
     if not isinstance(commands[-1], Undo | Redo):
-        state, moves = _seats_play(state)
+        try:
+            state, moves = _seats_play(state)
+        except _Interrupted as stop:
+            _save_interrupted(game, written + stop.written)
         written += moves
     head = save(game, written)
     return Outcome(path, state, _written(game, len(written)), head)
+
+
+def _save_interrupted(game: Game, written: list[Event]) -> NoReturn:
+    """Ctrl-C while the bot seats played: what was played stands, written; then exit 130."""
+    head = save(game, written)
+    raise Failure(f"interrupted while the bot seats played: every move before is written "
+                  f"(head {logfile.short(head)}); `meeple continue {game.path}` lets the bots "
+                  "play on", 130)
 
 
 def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
@@ -102,16 +115,14 @@ def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
 
     from meeple.engine import bot_named
 
-    bots = {}
-    for colour, spec in seats.items():
-        check_seat(spec, state, f"the log's bot seat {colour}={spec}", 1)
-        bots[colour] = bot_named(spec, time.process_time)
+    # the seats were read and checked with the set-up (``meeple.engine.read_spec``)
+    bots = {colour: bot_named(spec, time.process_time) for colour, spec in seats.items()}
     state, written, _ = bot_turns(state, bots, None)
     return state, written
 
 
-def check_seat(spec: str, state: GameState | None, what: str, code: int, *,
-               table: bool = False, sealed: bool = False) -> None:
+def check_seat(spec: str, what: str, code: int, *, table: bool = False,
+               sealed: bool = False) -> None:
     """A bot that may take a seat recorded in the log: an engine bot (a log names no program
     to run), and in table mode or a sealed game one that plays from what a player sees.
 
@@ -122,8 +133,6 @@ def check_seat(spec: str, state: GameState | None, what: str, code: int, *,
                       "names a program would run it on whoever plays on): give it to `meeple "
                       "play --bot` or `autoplay --bot` instead", code)
     check_bot(spec, code)
-    if state is not None:
-        table, sealed = state.setup.mode == "table", state.sealed
     if (table or sealed) and not sees_only_the_table(spec):
         raise Failure(f"{what}: {spec} takes its choices from the game's seed, which a "
                       f"{'table' if table else 'sealed'} game does not give it; use mcts", code)
@@ -133,7 +142,8 @@ def parse_seats(specs: Sequence[str], colours: Sequence[str] | None = None) -> d
     """``COLOUR=BOT`` options as {colour: bot spec}; a colour alone takes the default
     opponent, ``DEFAULT_OPPONENT``. With ``colours``, each must be one of them.
 
-    :raises Failure: (2) a malformed option, a bot that is none, a colour that does not play.
+    :raises Failure: (2) a malformed option, a bot that is none, a colour that does not play,
+        a bot in every seat of ``colours`` (a game needs a person).
     """
     found: dict[str, str] = {}
     for spec in specs:
@@ -146,6 +156,9 @@ def parse_seats(specs: Sequence[str], colours: Sequence[str] | None = None) -> d
                           + ", ".join(colours), 2)
         check_bot(bot)
         found[colour] = bot
+    if colours is not None and found and set(found) == set(colours):
+        raise Failure("--bot seats every player: a game needs a person to play it (for games "
+                      "between bots, `meeple simulate` or `meeple arena`)", 2)
     return found
 
 
@@ -163,7 +176,10 @@ def resume(path: str) -> Outcome:
     """
     game = load(path)
     state, written = settle(game.state)
-    state, moves = _seats_play(state)
+    try:
+        state, moves = _seats_play(state)
+    except _Interrupted as stop:
+        _save_interrupted(game, written + stop.written)
     written += moves
     if not written and awaiting_seed(state):
         raise Failure("what comes next (a draw, a roll or the end) needs this sealed game's "
@@ -202,13 +218,6 @@ def check_bot(spec: str, code: int = 2) -> None:
     except RulesError as exc:
         raise Failure(f"--bot: {exc.message}; {exc.legal or BOT_SYNTAX}, cmd:PATH",
                       code) from None
-
-
-def sees_only_the_table(spec: str) -> bool:
-    """Whether a bot chooses from what a player sees (``mcts``, a program), and so may play
-    in table mode and in sealed games; ``random`` and ``greedy`` take their choices from the
-    game's seed."""
-    return spec.startswith(("mcts", "cmd:"))
 
 
 def check_move_time(seconds: float) -> None:
@@ -293,6 +302,12 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
             if stop.written:
                 save(game, stop.written)  # the moves made before Ctrl-C stand
             raise
+    if failure is None:  # then the recorded bot seats, up to a person's turn
+        try:
+            state, moves = _seats_play(state)
+        except _Interrupted as stop:
+            _save_interrupted(game, written + stop.written)
+        written += moves
     head = save(game, written) if written else game.head
     if failure is not None:
         raise Failure(f"{failure}; the game stops there: every move before it is written "
@@ -310,7 +325,11 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
     ``bots`` are the seats bots play, recorded in the log; if the first seat is one, the
     bots play up to the first person's turn."""
     for colour, spec in (bots or {}).items():
-        check_seat(spec, None, f"--bot {colour}={spec}", 2, table=table, sealed=sealed)
+        check_seat(spec, f"--bot {colour}={spec}", 2, table=table, sealed=sealed)
+    if os.path.isdir(path):
+        raise Failure(f"{path} is a directory; give a file name for the game", 2)
+    if os.path.lexists(path):  # refused before any bot seat plays, not after
+        raise logfile.LogError("exists", path, "already exists; a game log is never overwritten")
     import secrets
 
     chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed

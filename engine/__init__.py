@@ -17,8 +17,6 @@ bots are named by specs (``bot_named``: ``random``, ``greedy``, ``mcts:1000``).
 from meeple.engine.applying import FoldError, evolve
 from meeple.engine.board import nth_placement, placement_at, placement_count, placements
 from meeple.engine.bots import (
-    BOT_NAMES,
-    BOT_SYNTAX,
     BOTS,
     bot_named,
     check_can_play,
@@ -26,6 +24,7 @@ from meeple.engine.bots import (
     random_move,
     run_turns,
 )
+from meeple.engine.botspec import BOT_NAMES, BOT_SYNTAX, read_spec, sees_only_the_table
 from meeple.engine.check import Finding, Verdict, command_of, verify
 from meeple.engine.commands import (
     Command,
@@ -139,6 +138,8 @@ __all__ = [
     "random_move",
     "realm_extent",
     "reserves",
+    "read_spec",
+    "sees_only_the_table",
     "Term",
     "formula",
     "run_turns",

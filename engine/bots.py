@@ -12,11 +12,11 @@ the state.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 
 from meeple.engine import chance
 from meeple.engine.board import placement_at, placement_count, placements
+from meeple.engine.botspec import read_spec
 from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
 from meeple.engine.deciding import followers_to_take_back, legal_targets
 from meeple.engine.errors import IllegalMove, InvalidCommand
@@ -85,57 +85,25 @@ def greedy_move(state: GameState) -> Command:
 
 
 BOTS = {"random": random_move, "greedy": greedy_move}
-#: every bot a spec may name (see ``bot_named``)
-BOT_NAMES = ("random", "greedy", "mcts")
-#: iterations a move of ``mcts`` without a budget, and the most a spec may ask for
-MCTS_ITERATIONS = 1000
-MAX_ITERATIONS = 200_000
-#: the most CPU seconds a move a spec may ask for
-MAX_SECONDS = 3600.0
-BOT_SYNTAX = "bots: random, greedy, mcts, mcts:N (iterations a move), mcts:Xs (CPU seconds a move)"
 
 Bot = Callable[[GameState], Command]
 
 
 def bot_named(spec: str, clock: Callable[[], float] | None = None) -> Bot:
-    """The bot a spec names (see the module). ``clock`` (CPU seconds, e.g.
+    """The bot a spec names (``meeple.engine.botspec``). ``clock`` (CPU seconds, e.g.
     ``time.process_time``) is needed for a budget in seconds: the engine reads no clock.
 
     :raises InvalidCommand: an unknown bot, a bad budget, a budget for a bot without one.
     """
-    name, colon, budget = spec.partition(":")
-    if name not in BOT_NAMES:
-        raise InvalidCommand(f"unknown bot {spec!r}", legal=BOT_SYNTAX)
+    name, iterations, seconds = read_spec(spec)
     if name in BOTS:
-        if colon:
-            raise InvalidCommand(f"the {name} bot takes no budget ({spec!r})", legal=BOT_SYNTAX)
         return BOTS[name]
-    if not colon:
-        return functools.partial(mcts_move, iterations=MCTS_ITERATIONS)
-    if budget.endswith("s"):
-        seconds = _number(budget[:-1], float, spec)
-        if not 0 < seconds <= MAX_SECONDS:
-            raise InvalidCommand(f"a bot's seconds a move must be above 0 and at most "
-                                 f"{MAX_SECONDS:g} ({spec!r})", legal=BOT_SYNTAX)
+    if seconds is not None:
         if clock is None:
             raise InvalidCommand(f"{spec!r} needs a clock to measure its CPU time",
                                  legal="name an iteration budget: mcts:N")
         return _timed(seconds, clock)
-    iterations = _number(budget, int, spec)
-    if not 1 <= iterations <= MAX_ITERATIONS:
-        raise InvalidCommand(f"a bot's iterations a move must be 1 to {MAX_ITERATIONS:,} "
-                             f"({spec!r})", legal=BOT_SYNTAX)
     return functools.partial(mcts_move, iterations=iterations)
-
-
-def _number(text: str, kind: type, spec: str):
-    try:
-        value = kind(text)
-    except ValueError:
-        raise InvalidCommand(f"cannot read the budget of {spec!r}", legal=BOT_SYNTAX) from None
-    if kind is float and not math.isfinite(value):
-        raise InvalidCommand(f"cannot read the budget of {spec!r}", legal=BOT_SYNTAX)
-    return value
 
 
 def _timed(seconds: float, clock: Callable[[], float]) -> Bot:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from meeple.engine import chance
 from meeple.engine.board import lay
+from meeple.engine.botspec import read_spec, sees_only_the_table
 from meeple.engine.edition import Edition
 from meeple.engine.editions import EDITIONS, edition_named
 from meeple.engine.errors import InvalidCommand
@@ -88,6 +89,25 @@ def new_game(
     return event
 
 
+def _check_seat(event: GameStarted, index: int, spec: str) -> None:
+    """A recorded bot seat: a bot this meeple has, with a budget it reads (``read_spec``), and
+    in table mode or a sealed game one that plays from what a player sees.
+
+    :raises InvalidCommand: naming the field.
+    """
+    field = f"players[{index}].bot"
+    try:
+        read_spec(spec)
+    except InvalidCommand as exc:
+        raise InvalidCommand(f"the bot seat {field} is {spec!r}: {exc.message}",
+                             legal=exc.legal) from None
+    if (event.mode == "table" or event.seed_sha256 is not None) \
+            and not sees_only_the_table(spec):
+        raise InvalidCommand(f"the bot seat {field} is {spec!r}, which takes its choices from "
+                             "the game's seed: a table or sealed game does not give it one",
+                             legal="seat mcts")
+
+
 @by_identity(16)
 def check_setup(event: GameStarted) -> TileSet:
     """Check a ``game_started`` event; returns the compiled tile set. Checked once per event
@@ -115,10 +135,12 @@ def check_setup(event: GameStarted) -> TileSet:
                                  rule=rule, legal="colours are " + ", ".join(edition.colours))
     if event.team:
         _check_teams(edition, colours)
-    for player in event.players:
+    for index, player in enumerate(event.players):
         if len(player.name) > MAX_NAME:
             raise InvalidCommand(f"the name of {player.colour} has {len(player.name)} characters; "
                                  f"the limit is {MAX_NAME}", rule=rule)
+        if player.bot is not None:
+            _check_seat(event, index, player.bot)
     found = setup_control(event)
     if found is not None:
         raise InvalidCommand(f"{found[0]} holds the control character {found[1]}; names, "

@@ -44,8 +44,9 @@ class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
 
 #: a bot recorded for a seat: an engine bot's spec (``greedy``, ``mcts:500``, ``mcts:0.5s``),
 #: never a program (a log names no program to run)
+#: (its shape only: ``meeple.engine.botspec`` reads it strictly when the game is set up)
 BotSpec = Annotated[str, msgspec.Meta(min_length=1, max_length=40,
-                                      pattern="^[a-z][a-z0-9-]*(:[0-9][0-9.]*s?)?$")]
+                                      pattern="^[a-z][a-z0-9-]*(:[0-9.]{1,30}s?)?$")]
 
 
 class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

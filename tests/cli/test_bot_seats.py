@@ -2,10 +2,19 @@
 bots play until a person is to act; a log names no program to run."""
 
 import json
+import signal
+import subprocess
+import sys
+import time
 
+import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from meeple.engine import InvalidCommand, read_spec
 from meeple.events import log
+from meeple.events.model import PlayerDef
 
 from helpers import fail, rechain, run, run_json
 
@@ -75,18 +84,106 @@ def _recorded(tmp_path, bot: str):
 
 def test_a_log_that_seats_a_program_runs_nothing(tmp_path):
     """A received log cannot make meeple run a program: ``cmd:PATH`` does not decode as a
-    recorded bot, and a shape that does is refused before any move is written."""
+    recorded bot, and a shape that does is no bot of this meeple: the game is invalid."""
     hostile = _recorded(tmp_path, "cmd:/tmp/evil")
     assert "players[1].bot" in fail("status", hostile, code=3)
     hostile = _recorded(tmp_path, "cmd:5")
     before = hostile.read_bytes()
-    line = fail("place", hostile, *_first_move(hostile), code=1)
-    assert "a bot program cannot be recorded in the game" in line
+    line = fail("place", hostile, "0", "1", "0", code=1)
+    assert "the bot seat players[1].bot is 'cmd:5': unknown bot" in line
     assert hostile.read_bytes() == before
 
 
-def test_an_unknown_recorded_bot_stops_the_move_whole(tmp_path):
-    hostile = _recorded(tmp_path, "clever")
+@pytest.mark.parametrize("bot, words", [
+    ("clever", "unknown bot 'clever'"), ("mcts:0", "iterations a move must be 1 to 200,000"),
+    ("mcts:3601s", "at most 3600"), ("greedy:5", "the greedy bot takes no budget"),
+    ("mcts:1.2.3s", "cannot read the budget"),
+])
+def test_a_recorded_bot_this_meeple_cannot_run_makes_the_game_invalid(tmp_path, bot, words):
+    """Found at reading, by every command and by ``check``, never in the middle of a move."""
+    hostile = _recorded(tmp_path, bot)
     before = hostile.read_bytes()
-    assert "unknown bot 'clever'" in fail("place", hostile, *_first_move(hostile), code=1)
+    assert f"the bot seat players[1].bot is {bot!r}: " in fail("status", hostile, code=1)
+    assert words in fail("place", hostile, "0", "1", "0", code=1)
+    report = run_json("check", hostile, code=1)
+    assert not report["ok"] and "players[1].bot" in report["errors"][0]["message"]
     assert hostile.read_bytes() == before and len(log.read(hostile).events) > 0
+
+
+@pytest.mark.parametrize("bot", ["mcts:.5s", "mcts:7", "mcts:0.25s", "mcts", "greedy"])
+def test_every_bot_new_accepts_is_one_its_log_reads(tmp_path, bot):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "4", "--bot", f"black={bot}")
+    assert run_json("status", game)["bots"] == {"black": bot}
+
+
+@pytest.mark.parametrize("bot", ["mcts:1_000", "mcts:+5", "mcts:1e-3s", "mcts:\u0665",
+                                 "mcts:5 s", "mcts:+.5s", "mcts:1_0.5s", "mcts:."])
+def test_specs_python_would_read_loosely_are_refused(tmp_path, bot):
+    game = tmp_path / "g.jsonl"
+    fail("new", game, "--players", "red,black", "--bot", f"black={bot}", code=2)
+    assert not game.exists()
+
+
+@given(st.from_regex(r"mcts:[0-9]{0,14}(\.[0-9]{0,14})?s?", fullmatch=True)
+       | st.sampled_from(["random", "greedy", "mcts"]))
+def test_every_spec_the_grammar_reads_fits_the_logs_field(spec):
+    """What ``read_spec`` accepts, a log's ``players[].bot`` may hold (the shape is checked
+    when a log is read): ``new`` can never write a seat its own log refuses."""
+    try:
+        read_spec(spec)
+    except InvalidCommand:
+        return
+    msgspec.convert({"colour": "red", "name": "red", "bot": spec}, PlayerDef)
+
+
+def test_a_new_game_with_bots_in_every_seat_is_refused_and_an_existing_file_before_play(
+        tmp_path):
+    game = tmp_path / "g.jsonl"
+    line = fail("new", game, "--players", "red,black", "--bot", "red", "--bot", "black", code=2)
+    assert "a game needs a person" in line and not game.exists()
+    game.write_text("kept\n")
+    started = time.process_time()
+    line = fail("new", game, "--players", "red,black", "--bot", "red=mcts:200000", code=1)
+    assert "already exists" in line and game.read_text() == "kept\n"
+    assert time.process_time() - started < 5  # refused before the bot's first move
+
+
+def test_ctrl_c_while_a_recorded_bot_thinks_keeps_the_persons_move(tmp_path):
+    hostile = _recorded(tmp_path, "mcts:60s")
+    before = hostile.read_bytes()
+    move = _first_move(hostile)
+    process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "place", str(hostile),
+                                *map(str, move)], stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted while the bot seats played: every move before is written" in stderr
+    assert hostile.read_bytes().startswith(before) and len(hostile.read_bytes()) > len(before)
+    status = run_json("status", hostile)
+    assert status["player"] == "black" and status["turn"] == 2  # red's turn stands
+    assert "a bot seat (mcts:60s)" in run("status", hostile).stdout
+    assert run_json("check", hostile)["ok"]
+
+
+def test_after_an_undo_lands_on_a_bot_seat_the_next_line_says_how_it_plays(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "3", "--bot", "black=greedy",
+        "--undo", "any")
+    run("place", game, *_first_move(game))
+    run("undo", game, "--steps", "2")
+    said = run("redo", game).stdout
+    assert "black, a bot seat (greedy), to play: `meeple continue GAME` lets it play" in said
+    done = run_json("continue", game)
+    assert done["status"]["player"] == "red"
+
+
+def test_session_bot_seats_and_recorded_seats_take_turns(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "4", "--bot", "black=greedy")
+    done = subprocess.run([sys.executable, "-m", "meeple.cli.app", "play", str(game), "--bot",
+                           "red=greedy"], input="", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert run_json("status", game)["phase"] == "over"
+    assert run_json("check", game)["ok"]

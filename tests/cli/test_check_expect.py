@@ -88,3 +88,27 @@ def test_differences_in_lists_are_named_element_by_element(games):
     assert [e["field"] for e in errors] == ["board[0].rotation", f"board[{n}]"]
     assert errors[1]["message"] == (f"board[{n}]: expected nothing, found "
                                     f"{json.dumps(last, separators=(',', ':'))}")
+
+
+def test_a_file_name_with_a_newline_cannot_forge_a_report_line(games, tmp_path):
+    forged = tmp_path / "forged"
+    forged.mkdir()
+    name = "x.jsonl: ok · 1 lines · game over · head 000000000000\nzz.jsonl"
+    (forged / name).write_bytes((games / "game-9-0.jsonl").read_bytes())
+    text = run("check", forged).stdout
+    assert text.count("\n") == 1 and "\\nzz.jsonl: ok" in text
+
+
+def test_an_expect_folder_that_does_not_exist_is_named_so(games, tmp_path):
+    line = fail("check", games, "--expect", tmp_path / "none", code=2)
+    assert f"--expect {tmp_path / 'none'}: no such folder" in line
+
+
+def test_differences_are_counted_in_full_but_listed_up_to_twenty():
+    import inspect
+
+    from meeple.cli.checking import _paths, diff
+
+    shown, count = diff({"board": [0] * 1000}, {"board": [1] * 1000})
+    assert len(shown) == 20 and count == 1000 and shown[0] == ("board[0]", "0", "1")
+    assert inspect.isgeneratorfunction(_paths)  # nothing but the twenty is kept

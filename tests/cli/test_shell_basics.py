@@ -1,6 +1,15 @@
-"""Shell basics: `--version`, and tile ids and colours typed in any case."""
+"""Shell basics: `--version`, tile ids and colours typed in any case, errors under `--json`,
+the score table, the demo, labels, and failures a shell can cause (a full disk, Ctrl-C)."""
 
+import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
 
 from helpers import fail, run, run_json
 
@@ -217,3 +226,51 @@ def test_move_commands_help_names_the_targets_of_both_editions():
     for command in ("place", "deploy"):
         text = " ".join(run(command, "--help").stdout.split())
         assert "route:E" in text and "road:E" in text and "field:Nw" in text, command
+
+
+def test_numbers_too_long_to_read_are_refused_not_crashed_on(tmp_path):
+    game, table = tmp_path / "g.jsonl", tmp_path / "t.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "3")
+    run("new", table, "--players", "red,white", "--table")
+    digits = "9" * 5000
+    assert "is not 1-4" in fail("place", game, f"b{digits}", code=1)
+    assert "cannot read dice" in fail("roll", table, f"red={digits}", code=2)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_full_output_device_is_a_failed_write_not_a_bug(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "3")
+    for json_flag in ([], ["--json"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "meeple.cli.app", "status", str(game),
+                                   *json_flag], stdout=full, stderr=subprocess.PIPE, text=True,
+                                  timeout=60)
+        assert done.returncode == 3 and "cannot write the output" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_under_json_is_a_json_error(tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "simulate", "--out",
+                                str(tmp_path / "g"), "--games", "50", "--bot", "mcts:100",
+                                "--jobs", "1", "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert _json_error_line(stderr) == {"error": "interrupted (Ctrl-C)", "kind": "interrupted",
+                                        "code": 130, "rule": None, "legal": None}
+
+
+def _json_error_line(stderr: str) -> dict:
+    return json.loads(stderr.strip().splitlines()[-1])
+
+
+def test_demo_and_simulate_take_colours_in_any_case(tmp_path):
+    run("simulate", "--out", tmp_path / "s", "--games", "1", "--players", "RED,Black",
+        "--jobs", "1")
+    assert run_json("status", tmp_path / "s" / "game-1-0.jsonl")["scores"].keys() == \
+        {"red", "black"}
+    assert "Played a 2-player demo game" in run("demo", "--players", "RED,Black").stdout
+    assert "--out ''" in fail("demo", "--out", "", code=2)

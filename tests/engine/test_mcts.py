@@ -38,7 +38,7 @@ def test_a_spec_names_a_bot(spec):
 
 @pytest.mark.parametrize("spec, words", [
     ("clever", "unknown bot"), ("mcts:", "cannot read"), ("mcts:x", "cannot read"),
-    ("mcts:0", "1 to"), ("mcts:-3", "1 to"), ("mcts:0s", "above 0"), ("mcts:nans", "cannot read"),
+    ("mcts:0", "1 to"), ("mcts:-3", "cannot read"), ("mcts:0s", "above 0"), ("mcts:nans", "cannot read"),
     ("mcts:infs", "cannot read"), ("greedy:5", "takes no budget"), ("mcts:99999999999", "1 to"),
 ])
 def test_a_bad_spec_is_refused_with_the_bots_there_are(spec, words):
