@@ -397,7 +397,7 @@ def roll(game: Game,
     for item in dice:
         who, _, values = item.partition("=")
         numbers = values.split(",")
-        if not all(re.fullmatch(r"\s*-?[0-9]{1,9}\s*", n) for n in numbers):
+        if not all(re.fullmatch(r"\s*-?[0-9]{1,4000}\s*", n) for n in numbers):
             fail(f"cannot read dice {item!r}: write COLOR=N or COLOR=N,N (e.g. red=4,6)", 2)
         if who.strip().lower() in rolls:
             fail(f"dice for {who.strip()!r} given twice: give each side's dice once", 2)

@@ -327,7 +327,7 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
     for colour, spec in (bots or {}).items():
         check_seat(spec, f"--bot {colour}={spec}", 2, table=table, sealed=sealed)
     if os.path.isdir(path):
-        raise Failure(f"{path} is a directory; give a file name for the game", 2)
+        raise Failure(f"{path} is a directory; give a file name for the game", 1)
     if os.path.lexists(path):  # refused before any bot seat plays, not after
         raise logfile.LogError("exists", path, "already exists; a game log is never overwritten")
     import secrets
