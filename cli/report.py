@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import msgspec
 
 from meeple.cli import views
@@ -199,7 +201,7 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
         say(to_plain(lines))
     say(legend(state, unicode=terminal, compact=not size.framed))
     if state.tileset.status == "reconstructed":
-        say(f"note: {RECONSTRUCTED}")
+        say(textwrap.fill(f"note: {RECONSTRUCTED}", width=80, break_on_hyphens=False))
 
 
 def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
@@ -367,7 +369,7 @@ def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -
     say(f"Tile set {escaped(tileset.name)}: {tileset.total()} tiles in {len(tileset.types)} types, "
         f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
     if tileset.status == "reconstructed":
-        say(f"note: {RECONSTRUCTED}")
+        say(textwrap.fill(f"note: {RECONSTRUCTED}", width=80, break_on_hyphens=False))
     elif tileset.status != "verified" and definition.count_note:
         say(f"note: {definition.count_note}")
     say(sheet(tileset))
