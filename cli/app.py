@@ -553,7 +553,7 @@ def play(
     from meeple.cli.session import check_move_time, parse_seats
 
     check_move_time(move_time)
-    run_play(game, parse_seats(bot or []), move_time)
+    raise typer.Exit(run_play(game, parse_seats(bot or []), move_time))
 
 
 @app.command()

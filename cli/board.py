@@ -394,6 +394,8 @@ def _spot_cell(name: str, turns: Sequence[int], size: Size) -> Grid:
         numbers = " ".join(str(t // 90 + 1) for t in turns)
         if len(numbers) > size.width:
             numbers = numbers.replace(" ", "")
+        if len(numbers) > size.width:  # all four in a cell of 3
+            numbers = "1-4"
         for col, ch in enumerate(numbers.center(size.width)[:size.width]):
             if ch != " ":
                 grid[mid + 1][col] = (ch, "turns")
@@ -474,9 +476,15 @@ def render(state: GameState, *, width: int, unicode: bool, highlight: tuple[int,
                 elif (r, c) in ((0, 0), (size.height - 1, size.width - 1)):
                     body[top + r][left + c] = (g.last[1], "last")
     header: list[Cell] = [(" ", None)] * (margin + framed)
-    for x in cols:
-        text = str(x).center(size.width)[:size.width] + " " * framed
-        header += [(ch, "dim") for ch in text]
+    # a column number wider than its cell is written whole, over as many cells as it needs
+    # (and the next ones it would run into are left blank), never cut
+    span = size.width + framed
+    every = -(-(max(len(str(cols.start)), len(str(cols.stop - 1))) + 1) // span)
+    for n, x in enumerate(cols):
+        if n % every:
+            continue
+        text = str(x).center(size.width) if len(str(x)) < size.width else f"{x} "
+        header += [(ch, "dim") for ch in text.ljust(span * every)[:span * every]]
     lines: Grid = [header]
     for n, line in enumerate(body):
         j, r = divmod(n - framed, step_r)

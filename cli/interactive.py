@@ -129,9 +129,10 @@ class _Completer(Completer):
                 yield Completion(option, start_position=-len(typed))
 
 
-def run_play(path: str, bots: dict[str, str], move_time: float) -> None:
+def run_play(path: str, bots: dict[str, str], move_time: float) -> int:
     """The session (see the module). Reads lines from a terminal with prompt_toolkit, or
-    plainly from a pipe."""
+    plainly from a pipe. Returns the exit code: 0, or 1 when lines read from a pipe failed
+    (a script learns that not every line was played; each error was said on stderr)."""
     from meeple.cli.store import Failure
     from meeple.cli.views import seated_bots
     from meeple.engine import sees_only_the_table
@@ -151,42 +152,49 @@ def run_play(path: str, bots: dict[str, str], move_time: float) -> None:
         raise Failure(f"the {seeded[0]} bot takes its choices from the game's seed, which this "
                       "game does not have here (table mode or a sealed seed): seat mcts or a "
                       "program", 2)
-    read = _terminal_reader(path) if sys.stdin.isatty() and sys.stdout.isatty() else _pipe_reader
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    read = _terminal_reader(path) if terminal else _pipe_reader
     _bots_move(path, bots, move_time)
     _show(path)
+    failed = 0
     while True:
         try:
             line = read("meeple> ")
         except EOFError:
             say("")
-            return
+            break
         except KeyboardInterrupt:
             say("(interrupted: the log keeps every move made)")
-            return
+            break
         try:
             argv = _argv(path, line)
         except ValueError as exc:
             note(f"meeple: error: cannot read that line: {exc}")
+            failed += 1
             continue
         if argv is None:
             continue
         verb = argv[0]
         if verb in ("quit", "exit"):
-            return
+            break
         if verb == "help":
             say(HELP)
             continue
         if verb not in VERBS:
-            note(f"meeple: error: unknown command {verb!r}; {HELP}")
+            shown = verb if len(verb) <= 40 else verb[:40] + "…"
+            note(f"meeple: error: unknown command {shown!r}; {HELP}")
+            failed += 1
             continue
         try:
             code = _run(argv)
         except KeyboardInterrupt:
             say("(interrupted: the log keeps every move made)")
-            return
+            break
+        failed += code != 0
         if code == 0 and verb not in ("moves", "show", "status", "score"):
             _bots_move(path, bots, move_time)
             _show(path)
+    return 1 if failed and not terminal else 0
 
 
 def _pipe_reader(prompt: str) -> str:

@@ -29,9 +29,12 @@ def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
     move = run_json("moves", game)[0]
     target = move["meeples"][0] if move["meeples"] else ""
     done = _play(game, f"moves\nplace 99 99 0\nbogus\nplace {move['x']} {move['y']} "
-                       f"{move['rotation']} {target}\nquit\n", "--bot", "black=greedy")
-    assert done.returncode == 0, done.stderr
+                       f"{move['rotation']} {target}\n{'x' * 100_000}\nquit\n", "--bot",
+                 "black=greedy")
+    assert done.returncode == 1, done.stderr  # from a pipe: not every line could be played
+    assert len(done.stderr) < 5000  # the 100 KB line is not echoed back whole
     assert "does not touch a placed tile" in done.stderr and "unknown command 'bogus'" in done.stderr
+    assert _play(game, "status\nquit\n").returncode == 0  # every line played: 0
     assert "-- black (greedy) plays --" in done.stdout and "tile in hand:" in done.stdout
     status = run_json("status", game)
     assert status["turn"] == 3 and status["player"] == "red"  # red moved, then black's bot

@@ -227,3 +227,20 @@ def test_the_tile_in_hand_shows_its_4_rotations_over_the_cells_where_each_fits(h
         assert names == (expected or ["nowhere"])
         for name in expected:
             assert parse_placement(state, f"{name}{number}") is not None
+
+
+def test_column_numbers_wider_than_a_compact_cell_are_written_whole():
+    """A board reaching x = 100 and beyond: no number is cut to its cell's 3 characters."""
+    from meeple.engine import Game, PlaceTile, SkipMeeple
+
+    from helpers import mini_set
+
+    game = Game.new(["red", "black"], mini_set({"D": 140}), seed="1")
+    for x in range(1, 120):
+        game.push(PlaceTile(x, 0, 0))
+        game.push(SkipMeeple())
+    header = to_plain(render(game.state, width=10_000, unicode=False, highlight=None,
+                             size=Size(3, 3, False))).splitlines()[0]
+    # every other column is numbered, each number whole and over its own column
+    assert [int(word) for word in header.split()] == list(range(-1, 120, 2)), header
+    assert header.index(" 101 ") > header.index(" 99 ")
