@@ -111,18 +111,47 @@ def content_hash(definition: TileSetDef) -> str:
 @by_identity(16)
 def limits_fault(definition: TileSetDef) -> tuple[str, str] | None:
     """What makes a decoded tile set too costly or unsafe to use, as ``(field, reason)``:
-    more than ``MAX_TILES`` tiles in all, or a control character in a name people see.
-    (Per-field bounds are checked while decoding.)"""
+    more than ``MAX_TILES`` tiles in all, a control character in a name people see, or a
+    tile id no one can read and type back (``untypeable``). (Per-field bounds are checked
+    while decoding.)"""
     total = sum(tile.count for tile in definition.tiles)
     if total > MAX_TILES:
         return "tiles", f"the set holds {total:,} tiles; the limit is {MAX_TILES:,}"
-    if surely_clean(definition):
-        return None
-    for field, value in fields_of_tileset(definition):
-        found = control_char(value)
-        if found is not None:
-            return field, (f"holds the control character {found}; tile ids, names and kinds "
-                           "may not")
+    if not surely_clean(definition):
+        for field, value in fields_of_tileset(definition):
+            found = control_char(value)
+            if found is not None:
+                return field, (f"holds the control character {found}; tile ids, names and "
+                               "kinds may not")
+    for i, tile in enumerate(definition.tiles):
+        why = untypeable(tile.id)
+        if why is not None:
+            return f"tiles[{i}].id", f"{why}; a tile id is typed by players (`meeple draw`)"
+    return None
+
+
+#: characters no one can see or type apart: format (zero-width, joiners, BOM, tags) and line
+#: or paragraph separators
+_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+#: characters that show nothing by themselves: spaces and combining marks
+_BLANK = frozenset({"Zs", "Mn", "Me"})
+
+
+def untypeable(tile_id: str) -> str | None:
+    """Why a tile id cannot be read and typed back, or None: it holds an invisible character,
+    or nothing but spaces and combining marks.
+
+    >>> untypeable("L"), untypeable("a\u200bb"), untypeable(" ")
+    (None, 'holds the invisible character U+200B', 'has no visible character')
+    """
+    import unicodedata
+
+    categories = [unicodedata.category(ch) for ch in tile_id]
+    for ch, category in zip(tile_id, categories, strict=True):
+        if category in _INVISIBLE:
+            return f"holds the invisible character U+{ord(ch):04X}"
+    if all(category in _BLANK for category in categories):
+        return "has no visible character"
     return None
 
 

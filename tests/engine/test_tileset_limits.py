@@ -78,3 +78,22 @@ def test_a_record_whose_name_differs_from_its_definition_is_refused():
 def test_player_names_are_refused_at_set_up_before_anything_is_written(name, needle):
     with pytest.raises(InvalidCommand, match=re.escape(needle)):
         new_game(["red", "black"], bundled(), names=[name, "B"], seed="1")
+
+
+@pytest.mark.parametrize("bad, words", [
+    ("\u200b", "invisible character U+200B"), ("A\ufeff", "invisible character U+FEFF"),
+    ("\u2028", "invisible character U+2028"), ("a\U000e0041", "invisible character U+E0041"),
+    (" ", "no visible character"), ("\u0301\u0301", "no visible character"),
+])
+def test_tile_ids_no_one_could_read_or_type_are_refused(bad, words):
+    tiles = list(bundled().tiles)
+    tiles[3] = msgspec.structs.replace(tiles[3], id=bad)
+    field, reason = limits_fault(msgspec.structs.replace(bundled(), tiles=tuple(tiles)))
+    assert field == "tiles[3].id" and words in reason
+
+
+@pytest.mark.parametrize("good", ["漢字", "🚀", "e\u0301", "b2", "Ж-1"])
+def test_tile_ids_in_any_script_are_kept(good):
+    tiles = list(bundled().tiles)
+    tiles[3] = msgspec.structs.replace(tiles[3], id=good)
+    assert limits_fault(msgspec.structs.replace(bundled(), tiles=tuple(tiles))) is None
