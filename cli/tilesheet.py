@@ -3,6 +3,8 @@ hand in its four rotations (``status``, ``moves``), drawn as the board draws til
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from meeple.cli.board import SIZES, draw
 from meeple.cli.labels import rotation_number, spots
 from meeple.engine import GameState, TileSet
@@ -20,6 +22,12 @@ def _art(tile, r: int) -> list[str]:
             for row in draw(tile, r, [], unicode=False, size=SIZE)]
 
 
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (wide letters take two, combining marks
+    none), so that the columns of the sheet stay under their tiles."""
+    return text + " " * max(0, width - cell_len(text))
+
+
 def sheet(tileset: TileSet) -> str:
     """Tile types drawn unrotated, as many to a row as fit 80 columns, each labelled
     ``id xcount``; ids and planet names from the tile set file have their control characters
@@ -29,17 +37,17 @@ def sheet(tileset: TileSet) -> str:
         label = f"{escaped(tile.id)} x{tile.count}"
         names = [escaped(f.name) for f in tile.features if f.name]
         cells.append((_art(tile, 0), label, names[0] if names else ""))
-    width = max(SIZE.width + 4, max(len(label) for _, label, _ in cells) + 2,
-                max(len(name) for _, _, name in cells) + 2)
+    width = max(SIZE.width + 4, max(cell_len(label) for _, label, _ in cells) + 2,
+                max(cell_len(name) for _, _, name in cells) + 2)
     per_row = max(1, WIDTH // width)
     lines = []
     for start in range(0, len(cells), per_row):
         row = cells[start:start + per_row]
         for r in range(SIZE.height):
-            lines.append("".join(art[r].ljust(width) for art, _, _ in row).rstrip())
-        lines.append("".join(label.ljust(width) for _, label, _ in row).rstrip())
+            lines.append("".join(_pad(art[r], width) for art, _, _ in row).rstrip())
+        lines.append("".join(_pad(label, width) for _, label, _ in row).rstrip())
         if any(name for _, _, name in row):
-            lines.append("".join(name.ljust(width) for _, _, name in row).rstrip())
+            lines.append("".join(_pad(name, width) for _, _, name in row).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip()
 

@@ -244,3 +244,25 @@ def test_column_numbers_wider_than_a_compact_cell_are_written_whole():
     # every other column is numbered, each number whole and over its own column
     assert [int(word) for word in header.split()] == list(range(-1, 120, 2)), header
     assert header.index(" 101 ") > header.index(" 99 ")
+
+
+def test_the_tile_sheet_keeps_wide_and_combining_ids_over_their_tiles():
+    """Columns are counted in terminal cells: a CJK letter takes two, a combining mark none."""
+    import msgspec
+    from rich.cells import cell_len
+
+    from meeple.cli.tilesheet import sheet
+    from meeple.engine import compile_tileset
+
+    definition = bundled("star-wars")
+    ids = {t.id: new for t, new in zip(definition.tiles[:3], ["漢字漢字", "e\u0301e\u0301", "🚀🚀"],
+                                       strict=False)}
+    tiles = tuple(msgspec.structs.replace(t, id=ids.get(t.id, t.id)) for t in definition.tiles)
+    start = ids.get(definition.start, definition.start)
+    text = sheet(compile_tileset(msgspec.structs.replace(definition, tiles=tiles, start=start)))
+    lines = text.splitlines()
+    labels = next(i for i, line in enumerate(lines) if "漢字漢字" in line)
+    art = lines[labels - 1]
+    for word in ("e\u0301e\u0301", "🚀🚀"):
+        column = cell_len(lines[labels][: lines[labels].index(word)])
+        assert art[column] == "[", (word, column, lines[labels], art)
