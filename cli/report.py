@@ -19,6 +19,16 @@ from meeple.events.tileset import TileSetDef
 RECONSTRUCTED = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
                  "the box was available); owners can enter their box in a tile set file and "
                  "pass --tileset FILE")
+#: the same note for a tile set file of one's own that says it is a reconstruction
+OWN_RECONSTRUCTED = ("this tile set is marked reconstructed: its tiles were not checked against "
+                     "a box")
+
+
+def reconstructed_note(name: str) -> str:
+    """The note shown under a reconstructed tile set: the bundled one's, or a set's of one's
+    own (``name``: the set's name)."""
+    note = RECONSTRUCTED if name == "star-wars" else OWN_RECONSTRUCTED
+    return textwrap.fill(f"note: {note}", width=80, break_on_hyphens=False)
 
 
 def next_line(state: GameState) -> str:
@@ -201,7 +211,7 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
         say(to_plain(lines))
     say(legend(state, unicode=terminal, compact=not size.framed))
     if state.tileset.status == "reconstructed":
-        say(textwrap.fill(f"note: {RECONSTRUCTED}", width=80, break_on_hyphens=False))
+        say(reconstructed_note(state.tileset.name))
 
 
 def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
@@ -369,7 +379,7 @@ def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -
     say(f"Tile set {escaped(tileset.name)}: {tileset.total()} tiles in {len(tileset.types)} types, "
         f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
     if tileset.status == "reconstructed":
-        say(textwrap.fill(f"note: {RECONSTRUCTED}", width=80, break_on_hyphens=False))
+        say(reconstructed_note(tileset.name))
     elif tileset.status != "verified" and definition.count_note:
         say(f"note: {definition.count_note}")
     say(sheet(tileset))

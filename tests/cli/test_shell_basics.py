@@ -274,3 +274,17 @@ def test_demo_and_simulate_take_colours_in_any_case(tmp_path):
         {"red", "black"}
     assert "Played a 2-player demo game" in run("demo", "--players", "RED,Black").stdout
     assert "--out ''" in fail("demo", "--out", "", code=2)
+
+
+def test_the_reconstruction_note_names_the_bundled_set_only_for_the_bundled_set(tmp_path):
+    import msgspec
+
+    from meeple.events.tileset import bundled
+
+    own = tmp_path / "own.json"
+    definition = msgspec.to_builtins(bundled("star-wars"))
+    definition["name"] = "my-box"
+    own.write_text(json.dumps(definition))
+    mine = run("tiles", "--tileset", own).stdout
+    assert "this tile set is marked reconstructed" in mine and "bundled" not in mine
+    assert "the bundled Star Wars tile set is a reconstruction" in run("tiles").stdout
