@@ -40,7 +40,7 @@ def next_line(state: GameState) -> str:
             and state.battle is None else "a draw or roll from the seed"
         return (f"Next: {what}: only the seed's holder, where GAME.seed is, writes it "
                 "(`meeple continue GAME`)")
-    seated = next((p.bot for p in state.setup.players if p.colour == who and p.bot), None)
+    seated = views.seated_bots(state).get(who)
     if seated is not None and waiting in ("place", "meeple"):
         return (f"Next: {who}, a bot seat ({seated}), to play: `meeple continue GAME` lets it "
                 "play (it waits after an undo or a redo)")

@@ -144,6 +144,8 @@ def untypeable(tile_id: str) -> str | None:
     >>> untypeable("L"), untypeable("a\u200bb"), untypeable(" ")
     (None, 'holds the invisible character U+200B', 'has no visible character')
     """
+    if tile_id.isascii() and tile_id.strip():
+        return None  # printable ASCII (control characters are refused before this)
     import unicodedata
 
     categories = [unicodedata.category(ch) for ch in tile_id]
