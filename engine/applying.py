@@ -12,6 +12,7 @@ from typing import assert_never
 
 from meeple.engine.board import lay
 from meeple.engine.deciding import resolve_target
+from meeple.engine.realms import Meeple
 from meeple.engine.setup import start
 from meeple.engine.state import Battle, GameState, Step
 from meeple.events.model import (
@@ -257,7 +258,7 @@ def place_meeple(state: GameState, colour: str, target: str, figure: str) -> Non
         node = placed.nodes[placed.tile.orientations[placed.r].targets.index(target)]
         attacked = None
     state.reserve[colour][figure] -= 1
-    state.realms.changing(node).meeples.append((colour, figure, node))  # type: ignore[arg-type]
+    state.realms.changing(node).meeples += ((colour, figure, node),)  # type: ignore[operator]
     state.attacked = attacked
     state.phase = "resolve"
 
@@ -280,9 +281,9 @@ def take_back(state: GameState, colour: str, spot: Spot) -> None:
     """CL-7: ``colour`` takes a follower back from ``spot`` (trusted: checked before)."""
     state.next_memo = None
     node = node_at(state, spot)
-    meeples = state.realms.changing(node).meeples
-    mine = next(m for m in meeples if m[0] == colour and m[2] == node)
-    meeples.remove(mine)
+    realm = state.realms.changing(node)
+    mine = next(m for m in realm.meeples if m[0] == colour and m[2] == node)
+    realm.meeples = _without(realm.meeples, mine)
     state.reserve[colour][mine[1]] += 1
     state.phase = "resolve"
 
@@ -321,8 +322,15 @@ def _points_scored(state: GameState, event: PointsScored) -> None:
 
 def _meeple_returned(state: GameState, event: MeepleReturned) -> None:
     node = node_at(state, event.spot)
-    state.realms.changing(node).meeples.remove((event.player, event.figure, node))
+    realm = state.realms.changing(node)
+    realm.meeples = _without(realm.meeples, (event.player, event.figure, node))
     state.reserve[event.player][event.figure] += 1
+
+
+def _without(meeples: tuple[Meeple, ...], meeple: Meeple) -> tuple[Meeple, ...]:
+    """``meeples`` less the first that is ``meeple``."""
+    at = meeples.index(meeple)
+    return meeples[:at] + meeples[at + 1:]
 
 
 def _battle_ended(state: GameState, event: BattleEnded) -> None:

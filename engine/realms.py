@@ -10,7 +10,9 @@ borders (CL-6). Nothing here scans the board.
 
 Copying is copy-on-write: a copy shares the ``Realm`` objects, and whichever side
 changes a realm first changes its own copy of it (``Realms.changing``), so copying a
-mid-game state costs three list copies, not a copy of every realm.
+mid-game state costs three list copies, not a copy of every realm. A realm's meeples (a
+tuple) and symbols are replaced, never changed in place, so even a realm's own copy
+shares them; a new realm without a symbol shares one empty mapping.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from meeple.events.model import Colour, Spot
 
 Meeple = tuple[Colour, str, int]
 """A meeple on the board: (colour, figure, node it stands on)."""
+
+#: the symbols of every realm without any: shared, so never changed in place
+NO_SYMBOLS: dict[str, int] = {}
 
 
 class Realm:
@@ -33,9 +38,11 @@ class Realm:
                  anchor: int, owner: object = None) -> None:
         self.kind = kind
         self.tiles = {xy}
-        self.symbols: dict[str, int] = {symbol: 1} if symbol else {}
+        #: faction (or pennant) -> count; replaced, never changed in place
+        self.symbols: dict[str, int] = {symbol: 1} if symbol else NO_SYMBOLS
         self.open = open_ends
-        self.meeples: list[Meeple] = []
+        #: the meeples on the realm, in the order they came; replaced, never changed in place
+        self.meeples: tuple[Meeple, ...] = ()
         self.anchor = anchor
         #: sides already paid for this realm (completed, or at the end)
         self.paid: set[str] | None = None
@@ -45,14 +52,15 @@ class Realm:
         self.owner = owner
 
     def copy(self, owner: object = None) -> Realm:
-        """An independent copy (the sets, lists and dicts are new), owned by ``owner``."""
+        """An independent copy (the sets are new; meeples and symbols, never changed in place,
+        are shared), owned by ``owner``."""
         other = Realm.__new__(Realm)
         other.owner = owner
         other.kind = self.kind
         other.tiles = set(self.tiles)
-        other.symbols = dict(self.symbols)
+        other.symbols = self.symbols
         other.open = self.open
-        other.meeples = list(self.meeples)
+        other.meeples = self.meeples
         other.anchor = self.anchor
         other.paid = set(self.paid) if self.paid is not None else None
         other.cities = set(self.cities) if self.cities is not None else None
@@ -157,12 +165,13 @@ class Realms:
         data[rb] = None
         big.tiles |= small.tiles
         if small.symbols:
-            symbols = big.symbols
+            symbols = dict(big.symbols)
             for faction, count in small.symbols.items():
                 symbols[faction] = symbols.get(faction, 0) + count
+            big.symbols = symbols
         big.open += small.open - 2
         if small.meeples:
-            big.meeples.extend(small.meeples)
+            big.meeples += small.meeples
         if small.anchor < big.anchor:
             big.anchor = small.anchor
         if small.paid:
