@@ -62,6 +62,7 @@ def detach(state: GameState, rng: random.Random | None = None) -> GameState:
     copy.steps, copy.redo = [], []
     if rng is not None:
         copy.sampled = True
+        copy.chance_known = False
         copy.next_memo = None
         copy.pile = sorted(tile for tile, left in copy.remaining.items() for _ in range(left))
     return copy

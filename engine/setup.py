@@ -228,6 +228,9 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         reserve={c: edition.reserve() for c in colours},
         remaining=remaining,
         pile=pile,
+        edition=edition,
+        digital=event.mode == "digital",
+        chance_known=seed is not None,
         secret=secret,
     )
     state.frontier[(0, 0)] = 0  # touched by no tile: any tile fits

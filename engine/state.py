@@ -10,7 +10,6 @@ from __future__ import annotations
 import msgspec
 
 from meeple.engine.edition import Edition
-from meeple.engine.editions import EDITIONS
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType
 from meeple.events.model import Colour, Event, GameStarted, Spot
@@ -104,6 +103,13 @@ class GameState(msgspec.Struct):
     reserve: dict[str, dict[str, int]]
     remaining: dict[str, int]
     pile: list[str]
+    #: the game's edition: its data and the rules that differ between games
+    edition: Edition
+    #: a digital game: draws and dice come from the seed (SW-5.6)
+    digital: bool
+    #: whether draws and dice can be computed here: an open seed, or a sealed one's secret,
+    #: in a state that does not sample chance (``sampled``)
+    chance_known: bool
     turn: int = 1
     current: int = 0
     phase: str = "draw"
@@ -190,29 +196,14 @@ class GameState(msgspec.Struct):
         """The colour whose turn it is."""
         return self.players[self.current]  # type: ignore[return-value]
 
-    @property
-    def edition(self) -> Edition:
-        """The game's edition: its data and the rules that differ between games."""
-        return EDITIONS[self.setup.edition]
-
     def rule(self, what: str) -> str:
         """The rule id of a shared rule in this game's edition (``place``, ``meeple``, ...)."""
-        return EDITIONS[self.setup.edition].rules[what]
-
-    @property
-    def digital(self) -> bool:
-        return self.setup.mode == "digital"
+        return self.edition.rules[what]
 
     @property
     def sealed(self) -> bool:
         """A digital game whose seed is committed to by its SHA-256 only."""
         return self.setup.seed_sha256 is not None
-
-    @property
-    def chance_known(self) -> bool:
-        """Whether draws and dice can be computed here: an open seed, or a sealed one's secret
-        (and the state is not one a search samples chance in)."""
-        return not self.sampled and (self.setup.seed is not None or self.secret is not None)
 
     @property
     def seed(self) -> str:
