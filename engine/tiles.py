@@ -106,10 +106,12 @@ def fit_table(orientations: tuple[Oriented, ...],
     """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it
     (SW-3.1, CL-3): for each rotation, each non-empty set of its sides that neighbours touch."""
     table: dict[int, list[int]] = {}
+    needs = [0] * 16  # by the bit set of the sides touched: each is a smaller set's need + one side
     for r, o in enumerate(orientations):
         mine = [need_bits(side, codes[o.edges[side]]) for side in range(4)]
         for touched in range(1, 16):
-            need = sum(mine[side] for side in range(4) if touched >> side & 1)
+            need = needs[touched] = needs[touched & (touched - 1)] \
+                + mine[(touched & -touched).bit_length() - 1]
             found = table.setdefault(need, [])
             if r not in found:
                 found.append(r)
@@ -183,7 +185,7 @@ class TileSet(msgspec.Struct):
 
 
 def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int,
-            vocabulary: Vocabulary) -> Oriented:
+            vocabulary: Vocabulary, codes: dict[str, int]) -> Oriented:
     quarter = rotation // 90
     lying = tuple(edges[(s - quarter) % 4] for s in range(4))
     ports = [-1] * 12
@@ -214,7 +216,6 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
             ports[port] = f.index
         masks.append(sum(1 << port for port in held))
         feature_sides[-1] = tuple(sorted(set(sides) | {p // 3 for p in held}))
-    codes = edge_codes(vocabulary)
     offers = tuple(need_bits((side + 2) % 4, codes[lying[side]]) for side in range(4))
     order = sorted((feature_sides[f.index][0] if feature_sides[f.index] else 4, f.index)
                    for f in features if f.kind != vocabulary.centre)
@@ -249,6 +250,7 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
     vocabulary = edition.vocabulary
     rule = vocabulary.rule
     types: dict[str, TileType] = {}
+    codes = edge_codes(vocabulary)
     for tile in definition.tiles:
         where = f"tile {tile.id!r}"
         if not tile.id or tile.id in types:
@@ -271,10 +273,10 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
                                    "tile has " + ("a" if planet >= 0 else "no") + " cloister "
                                    "feature", rule=rule)
             raise TileSetError(f"{where}: 'cloister' belongs to classic tile sets", rule=rule)
-        orientations = tuple(_orient(feats, edges, r, vocabulary) for r in ROTATIONS)
+        orientations = tuple(_orient(feats, edges, r, vocabulary, codes) for r in ROTATIONS)
         types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
                                   planet, tile.festival,
-                                  fit_table(orientations, edge_codes(vocabulary)),
+                                  fit_table(orientations, codes),
                                   any(f.cities for f in feats))
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
