@@ -14,16 +14,11 @@ Search bots play on detached copies: ``detach``, ``play_move``, ``advance``, ``p
 bots are named by specs (``bot_named``: ``random``, ``greedy``, ``mcts:1000``).
 """
 
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from meeple.engine.applying import FoldError, evolve
 from meeple.engine.board import nth_placement, placement_at, placement_count, placements
-from meeple.engine.bots import (
-    BOTS,
-    bot_named,
-    check_can_play,
-    greedy_move,
-    random_move,
-    run_turns,
-)
 from meeple.engine.botspec import BOT_NAMES, BOT_SYNTAX, read_spec, sees_only_the_table
 from meeple.engine.check import Finding, Verdict, command_of, verify
 from meeple.engine.commands import (
@@ -44,14 +39,11 @@ from meeple.engine.deciding import (
     moves_with_targets,
     undoable,
 )
-from meeple.engine.detached import advance, detach, play_move, playout
 from meeple.engine.edition import Edition, Expansion, Figure, Term, formula
 from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named, expansion_named
 from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
 from meeple.engine.flow import awaiting, awaiting_seed, next_event
-from meeple.engine.game import Game
 from meeple.engine.geometry import SIDES
-from meeple.engine.mcts import mcts_move, move_options, search
 from meeple.engine.moves import Move, legal_moves
 from meeple.engine.playing import fold, play, settle, walk
 from meeple.engine.scoring import projected
@@ -67,6 +59,38 @@ from meeple.engine.snapshot import (
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.engine.tiles import TileSet, TileType, compile_tileset
+
+if TYPE_CHECKING:
+    from meeple.engine.bots import (
+        BOTS,
+        bot_named,
+        check_can_play,
+        greedy_move,
+        random_move,
+        run_turns,
+    )
+    from meeple.engine.detached import advance, detach, play_move, playout
+    from meeple.engine.game import Game
+    from meeple.engine.mcts import mcts_move, move_options, search
+
+#: names imported on first use: the bots, the search, playouts and ``Game`` (each command is
+#: a process of its own, and most use none of them)
+_LAZY = {
+    **dict.fromkeys(("BOTS", "bot_named", "check_can_play", "greedy_move", "random_move",
+                     "run_turns"), "meeple.engine.bots"),
+    **dict.fromkeys(("advance", "detach", "play_move", "playout"), "meeple.engine.detached"),
+    "Game": "meeple.engine.game",
+    **dict.fromkeys(("mcts_move", "move_options", "search"), "meeple.engine.mcts"),
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "BOTS",
