@@ -13,6 +13,7 @@ what it uses.
 import copy
 import errno
 import functools
+import gc
 import os
 import re
 import sys
@@ -737,6 +738,7 @@ def main() -> None:
     the same root options, so what it prints is the same; anything else (no command, a
     mistyped one, top-level ``--help``) gets the whole tree.
     """
+    gc.freeze()  # what the imports made lives as long as the process: collections skip it
     argv = sys.argv[1:]
     if not wants_json(argv):
         app_for(argv)(prog_name="meeple")
