@@ -11,19 +11,15 @@ the placements, not the size of the board.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import islice
 
-from meeple.engine.geometry import AROUND, FACING, STEP, around, opposite
+from meeple.engine.geometry import AROUND, FACING, SIDE_STEPS, around, opposite
 from meeple.engine.state import GameState, Placed
 from meeple.engine.tiles import TileType
 
 #: the side facing each side
 OPPOSITE = tuple(opposite(side) for side in range(4))
-
-
-#: (side, dx, dy) of each side's neighbour, N, E, S, W
-_SIDE_STEPS = tuple((side, dx, dy) for side, (dx, dy) in enumerate(STEP))
 
 
 def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
@@ -47,7 +43,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     connect = realms.connect
     offers = o.offers
     side_ports = o.side_ports
-    for side, dx, dy in _SIDE_STEPS:
+    for side, dx, dy in SIDE_STEPS:
         cell = (x + dx, y + dy)
         other = board.get(cell)
         if other is None:
@@ -122,24 +118,18 @@ def placement_at(state: GameState, tile: TileType, index: int) -> tuple[int, int
     raise IndexError(f"tile {tile.id} has no placement {index}")
 
 
-def fitting_cells(state: GameState,
-                  tile: TileType) -> Iterator[tuple[tuple[int, int], tuple[int, ...]]]:
-    """The frontier cells where ``tile`` fits, with the rotation indexes (0-3) that fit
-    there, read from the groups of the needs it fits (no frontier walk), in no set order."""
+def fitting_groups(state: GameState,
+                   tile: TileType) -> list[tuple[dict[tuple[int, int], None], tuple[int, ...]]]:
+    """The frontier cells where ``tile`` fits, a group of cells per need it fits with the
+    rotation indexes (0-3) that fit there, read from the groups of those needs (no frontier
+    walk), in no set order."""
     fitting = tile.fitting
     groups = state.groups
     if len(groups) <= len(fitting):
-        for need, group in groups.items():
-            rotations = fitting.get(need)
-            if rotations:
-                for cell in group:
-                    yield cell, rotations
-    else:
-        for need, rotations in fitting.items():
-            cells = groups.get(need)
-            if cells:
-                for cell in cells:
-                    yield cell, rotations
+        return [(cells, rotations) for need, cells in groups.items()
+                if (rotations := fitting.get(need))]
+    return [(cells, rotations) for need, rotations in fitting.items()
+            if (cells := groups.get(need))]
 
 
 def nth_placement(state: GameState, tile: TileType,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import assert_never
 
 from meeple.engine.board import (
-    fitting_cells,
+    fitting_groups,
     placements,
     planets_around,
     rotations_at,
@@ -28,7 +28,7 @@ from meeple.engine.commands import (
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
-from meeple.engine.geometry import AROUND, FACING, ROTATIONS, STEP
+from meeple.engine.geometry import AROUND, ROTATIONS, SIDE_STEPS
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.events.model import (
@@ -172,41 +172,48 @@ def legal_targets(state: GameState) -> list[str]:
     return targets
 
 
-def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, list[str]]]:
+def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tuple[str, ...]]]:
     """Every legal placement (SW-3.1) with the meeple targets it allows (SW-4.2, SW-4.3, CL-4).
 
     A feature is free when no realm it would join holds a meeple, counting realms it joins
     through another feature of the same tile (two fields of the tile that border one farm
-    are one farm once the tile lies). What the neighbours hold is looked up once per cell,
-    as the realm and a busy bit per port (the middle port of each side in Star Wars, all
-    three in the classic game, where fields hold the halves).
+    are one farm once the tile lies). What the neighbours hold is looked up once per cell:
+    the ports each neighbouring realm touches and a busy bit per port (the middle port of
+    each side in Star Wars, all three in the classic game, where fields hold the halves);
+    each rotation's targets then come from ``Oriented.free``.
     """
     board = state.board
-    probes = state.tileset.probes
-    find = state.realms.find
-    data = state.realms.data
+    realms = state.realms
+    find = realms.find
+    parent = realms.parent
+    data = realms.data
     attacks = attack_targets(state)
+    orientations = tile.orientations
     moves = []
-    for (x, y), rotations in fitting_cells(state, tile):
-        busy = 0
-        touching: list[tuple[int, int]] = []  # (port, neighbour root)
-        for side in range(4):
-            dx, dy = STEP[side]
-            other = board.get((x + dx, y + dy))
-            if other is not None:
-                theirs = other.tile.orientations[other.r].ports
-                for pos in probes:
-                    port = side * 3 + pos
-                    their = theirs[FACING[port]]
-                    if their >= 0:
-                        root = find(other.nodes[their])
-                        touching.append((port, root))
+    for cells, rotations in fitting_groups(state, tile):
+        for x, y in cells:
+            busy = 0
+            ports: dict[int, int] = {}  # neighbour root -> bit mask of the ports it touches
+            repeated = False  # a root at two ports or more
+            for side, dx, dy in SIDE_STEPS:
+                other = board.get((x + dx, y + dy))
+                if other is not None:
+                    nodes = other.nodes
+                    for bits, their in other.tile.orientations[other.r].faces[side]:
+                        root = parent[nodes[their]]
+                        if parent[root] != root:
+                            root = find(root)
+                        had = ports.get(root, 0)
+                        ports[root] = had | bits
+                        if had or bits & (bits - 1):
+                            repeated = True
                         if data[root].meeples:  # type: ignore[union-attr]
-                            busy |= 1 << port
-        around = attacks.get((x, y), ()) if attacks is not None else ()
-        for r in rotations:
-            moves.append((x, y, r * 90, _free_targets(tile.orientations[r], touching, busy)
-                          + list(around)))
+                            busy |= bits
+            shared = tuple(mask for mask in ports.values() if mask & (mask - 1)) if repeated else ()
+            around = attacks.get((x, y), ()) if attacks is not None else ()
+            for r in rotations:
+                free = orientations[r].free(busy, shared)
+                moves.append((x, y, r * 90, free + around if around else free))
     return moves
 
 
@@ -228,31 +235,6 @@ def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] |
                                 for planet in planets_around(state, *cell))
         state.attack_memo = (len(cells), index)
     return index
-
-
-def _free_targets(o, touching: list[tuple[int, int]], busy: int) -> list[str]:
-    """The targets of ``o`` whose realm, once laid, holds no meeple (see ``moves_with_targets``)."""
-    owner: dict[int, int] = {}
-    joined = False
-    for port, root in touching:
-        mine = o.ports[port]
-        if mine >= 0 and owner.setdefault(root, mine) != mine:
-            joined = True
-    if not joined:
-        return o.free(busy)
-    group = list(range(len(o.targets)))
-
-    def top(f: int) -> int:
-        while group[f] != f:
-            f = group[f]
-        return f
-
-    for port, root in touching:
-        mine = o.ports[port]
-        if mine >= 0:
-            group[top(mine)] = top(owner[root])
-    held = {top(f) for f, mask in enumerate(o.masks) if mask & busy}
-    return [t for f, t in enumerate(o.targets) if top(f) not in held]
 
 
 def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:

@@ -16,6 +16,9 @@ ROTATIONS = (0, 90, 180, 270)
 #: (dx, dy) of the neighbour across each side.
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
+#: (side, dx, dy) of each side's neighbour, N, E, S, W
+SIDE_STEPS = tuple((side, dx, dy) for side, (dx, dy) in enumerate(STEP))
+
 #: The 8 cells around a tile (SW-4.3), clockwise from north: N, NE, E, SE, S, SW, W, NW.
 AROUND = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 

@@ -19,7 +19,7 @@ import msgspec
 from meeple.engine.edition import Vocabulary
 from meeple.engine.editions import EDITIONS
 from meeple.engine.errors import TileSetError
-from meeple.engine.geometry import ROTATIONS, SIDE_INDEX, SIDES, turned
+from meeple.engine.geometry import FACING, ROTATIONS, SIDE_INDEX, SIDES, turned
 from meeple.events.tileset import TileSetDef, content_hash
 
 FACTIONS = ("rebel", "empire", "bounty_hunter")
@@ -75,18 +75,47 @@ class Oriented(msgspec.Struct, frozen=True):
     #: the features but the centre one by the first side they reach as the tile lies, N, E,
     #: S, W, inner ones last (the order SW-5.5 takes a turn's realms in)
     turn_order: tuple[int, ...] = ()
-    #: targets free when the sides in a bit mask lead to occupied realms, memoised
-    free_memo: dict[int, list[str]] = msgspec.field(default_factory=dict)
+    #: what the tile shows an empty cell whose side ``side`` touches it, for each side of that
+    #: cell: (a bit per port of the cell, this tile's feature there) for each feature of the
+    #: tile at the ports that decide whether a feature is free (``probe_positions``)
+    faces: tuple[tuple[tuple[int, int], ...], ...] = ()
+    #: ``free``'s answers, by its arguments
+    free_memo: dict[int | tuple[int, tuple[int, ...]], tuple[str, ...]] = \
+        msgspec.field(default_factory=dict)
 
-    def free(self, held: int) -> list[str]:
-        """Targets of features holding none of the ``held`` ports (SW-4.2, CL-4); centres always."""
-        found = self.free_memo.get(held)
+    def free(self, held: int, shared: tuple[int, ...] = ()) -> tuple[str, ...]:
+        """The targets whose realm, once the tile lies, holds no meeple (SW-4.2, CL-4): ``held``
+        has a bit for each port that touches a realm holding one. ``shared`` is a bit mask of
+        ports for each realm that touches at two or more: the features of this tile at those
+        ports become one realm (two fields of the tile that border one farm are one farm), so
+        one of them held holds them all. Centres are always free. Memoised (up to
+        ``FREE_MEMO_LIMIT`` answers)."""
+        key = (held, shared) if shared else held
+        found = self.free_memo.get(key)
         if found is None:
-            found = self.free_memo[held] = [
-                t for t, m in zip(self.targets, self.masks, strict=True) if not m & held
-            ]
+            found = self._free(held, shared)
+            if len(self.free_memo) < FREE_MEMO_LIMIT:
+                self.free_memo[key] = found
         return found
 
+    def _free(self, held: int, shared: tuple[int, ...]) -> tuple[str, ...]:
+        group = list(range(len(self.targets)))  # union-find over this tile's features
+
+        def top(f: int) -> int:
+            while group[f] != f:
+                f = group[f]
+            return f
+
+        for mask in shared:
+            joined = [f for port, f in enumerate(self.ports) if f >= 0 and mask >> port & 1]
+            for f in joined[1:]:
+                group[top(f)] = top(joined[0])
+        busy = {top(f) for f, m in enumerate(self.masks) if m & held}
+        return tuple(t for f, t in enumerate(self.targets) if top(f) not in busy)
+
+
+#: the most answers each orientation's ``free`` keeps
+FREE_MEMO_LIMIT = 4096
 
 #: bits per side in a frontier need: an edge kind's code, 1 to 7, or 0 where no tile touches
 NEED_BITS = 3
@@ -117,6 +146,13 @@ def fit_table(orientations: tuple[Oriented, ...],
                 found.append(r)
     table[0] = [0, 1, 2, 3]  # the first tile, touched by none
     return {need: tuple(rs) for need, rs in table.items()}
+
+
+def probe_positions(vocabulary: Vocabulary) -> tuple[int, ...]:
+    """The port positions whose neighbours decide whether a feature is free: the middle one
+    in Star Wars (routes and fields both hold it), all three in the classic game (fields
+    hold the halves)."""
+    return (1,) if vocabulary.field is None else (0, 1, 2)
 
 
 def edge_codes(vocabulary: Vocabulary) -> dict[str, int]:
@@ -219,11 +255,20 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
     offers = tuple(need_bits((side + 2) % 4, codes[lying[side]]) for side in range(4))
     order = sorted((feature_sides[f.index][0] if feature_sides[f.index] else 4, f.index)
                    for f in features if f.kind != vocabulary.centre)
+    probes = probe_positions(vocabulary)
+    faces = []
+    for side in range(4):
+        bits: dict[int, int] = {}  # feature -> the cell's ports facing it
+        for port in range(side * 3, side * 3 + 3):
+            feature = ports[FACING[port]]
+            if port % 3 in probes and feature >= 0:
+                bits[feature] = bits.get(feature, 0) | 1 << port
+        faces.append(tuple((mask, feature) for feature, mask in bits.items()))
     return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets),  # type: ignore[arg-type]
                     tuple(masks), aliases, offers,  # type: ignore[arg-type]
                     tuple(tuple((port, ports[port]) for port in range(side * 3, side * 3 + 3)
                                 if ports[port] >= 0) for side in range(4)),
-                    tuple(index for _, index in order))
+                    tuple(index for _, index in order), tuple(faces))
 
 
 _COMPILED: dict[str, TileSet] = {}
@@ -281,8 +326,8 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
                            rule=edition.rule("start"))
-    probes = (1,) if vocabulary.field is None else (0, 1, 2)
-    return TileSet(definition, sha, types, definition.start, vocabulary, probes)
+    return TileSet(definition, sha, types, definition.start, vocabulary,
+                   probe_positions(vocabulary))
 
 
 def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) -> list[Feature]:

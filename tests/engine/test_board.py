@@ -86,10 +86,27 @@ def two_curves() -> object:
     return msgspec.structs.replace(bundled(), name="two-curves", start="Z", tiles=(curves,))
 
 
-@pytest.mark.parametrize("edition", ["star-wars", "classic",
+def split_fields() -> object:
+    """The classic set and a tile whose two fields meet the edges in halves: the west half of
+    every edge is one field, the east half the other (the north edge's halves are Nw and Ne,
+    a side's ports may belong to two fields). A farm on the board that touches both halves
+    of one edge makes the two fields one as the tile is laid."""
+    import msgspec
+
+    from meeple.events.tileset import Edges, FeatureDef, TileDef
+
+    base = classic()
+    split = TileDef(id="split", count=12, edges=Edges(N="field", E="field", S="field", W="field"),
+                    features=(FeatureDef(kind="field", ports=("Nw", "Wn", "Ws", "Sw")),
+                              FeatureDef(kind="field", ports=("Ne", "En", "Es", "Se"))))
+    return msgspec.structs.replace(base, name="split-fields", tiles=(*base.tiles, split))
+
+
+@pytest.mark.parametrize("edition", ["star-wars", "classic", "split-fields",
                                      pytest.param("two-curves", marks=pytest.mark.slow)])
 def test_the_listing_equals_trial_placement_and_the_rules_check(edition):
-    tileset = {"star-wars": bundled, "classic": classic, "two-curves": two_curves}[edition]()
+    tileset = {"star-wars": bundled, "classic": classic, "two-curves": two_curves,
+               "split-fields": split_fields}[edition]()
     chooser = random.Random(edition)
     sample = 1.0 if edition == "two-curves" else 0.35
     checked = 0
