@@ -18,6 +18,7 @@ offers many more placements) and checking a game, per log line.
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import platform
 import random
@@ -89,13 +90,23 @@ Spread = tuple[float, float, float]
 
 def _cpu_time(fn: Callable[[], object], repeats: int, number: int) -> Spread:
     """CPU seconds per call of ``fn``: min, median and max over ``repeats`` batches of
-    ``number`` calls."""
-    times = []
-    for _ in range(repeats):
-        begin = time.process_time()
-        for _ in range(number):
-            fn()
-        times.append((time.process_time() - begin) / number)
+    ``number`` calls.
+
+    What the bench made before (games, positions, other figures' leftovers) is frozen out of
+    the collector's walks meanwhile, as ``meeple`` freezes its imports: each command is a
+    process of its own, whose collections walk only what the command itself makes.
+    """
+    gc.collect()
+    gc.freeze()
+    try:
+        times = []
+        for _ in range(repeats):
+            begin = time.process_time()
+            for _ in range(number):
+                fn()
+            times.append((time.process_time() - begin) / number)
+    finally:
+        gc.unfreeze()
     return min(times), statistics.median(times), max(times)
 
 
