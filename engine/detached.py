@@ -37,7 +37,7 @@ from meeple.engine.commands import (
     Undo,
 )
 from meeple.engine.deciding import legal_targets
-from meeple.engine.flow import next_event
+from meeple.engine.flow import consequence
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.events.model import DiceRolled, Roll, Spot, TileDrawn
@@ -72,7 +72,7 @@ def advance(state: GameState, rng: random.Random | None = None) -> None:
     """Apply what the rules do until a player must place a tile or a figure, or the game is
     over; a sampling state draws and rolls with ``rng``. Changes ``state``."""
     while True:
-        event = next_event(state)
+        event = consequence(state)
         if event is None:
             if not state.sampled or state.phase == "over":
                 return

@@ -66,11 +66,12 @@ def next_event(state: GameState) -> Event | None:
     """
     memo = state.next_memo
     if memo is None:
-        memo = state.next_memo = (_next_event(state),)
+        memo = state.next_memo = (consequence(state),)
     return memo[0]
 
 
-def _next_event(state: GameState) -> Event | None:
+def consequence(state: GameState) -> Event | None:
+    """``next_event`` worked out afresh, not kept: for a playout, which applies it at once."""
     phase = state.phase
     seq = state.next_seq
     if phase == "draw":
