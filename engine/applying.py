@@ -73,13 +73,14 @@ def evolve(state: GameState, event: Event) -> GameState:
     kind = type(event)
     if kind is Undone:
         state = _undo(state, event)  # type: ignore[arg-type]
+        state.next_memo = None
     elif kind is Redone:
         state = _redo(state, event)  # type: ignore[arg-type]
+        state.next_memo = None
     else:
-        _record(state, event, redoing=False)
-        _apply(state, event)
+        _record(state, event, kind, redoing=False)
+        _apply(state, event)  # (which forgets ``next_event``'s answer)
     state.next_seq = event.seq + 1
-    state.next_memo = None
     return state
 
 
@@ -104,8 +105,9 @@ def apply_unrecorded(state: GameState, event: Event) -> None:
 _REVEALS = frozenset({TileDrawn, DiceRolled, TileSetAside})
 
 
-def _record(state: GameState, event: Event, *, redoing: bool) -> None:
-    kind = type(event)  # ``is_input``, inline: this runs for every event
+def _record(state: GameState, event: Event, kind: type, *, redoing: bool) -> None:
+    """Keep ``event`` (of type ``kind``) in the undo steps: an input begins a step (see
+    ``is_input``, inline: this runs for every event), a consequence joins the last one."""
     if kind in _DECISIONS or kind in _CHANCE and not state.digital:
         state.steps.append(Step([event], state.player, state.turn))
         if not redoing:
@@ -163,7 +165,7 @@ def _play_steps(state: GameState, steps: list[Step]) -> None:
         for past in step.events:
             if past.seq == 0:
                 continue  # game_started: start() has applied it
-            _record(state, past, redoing=True)
+            _record(state, past, type(past), redoing=True)
             _apply(state, past)
 
 

@@ -76,7 +76,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
                         second = pair
                     connect(nodes[mine], other.nodes[their])
     state.placements.append(xy)
-    if tile.planet >= 0 and tile.features[tile.planet].kind == state.edition.attack:
+    if tile.attackable:
         state.planet_cells.append(xy)
     return placed
 
@@ -101,8 +101,12 @@ def placement_count(state: GameState, tile: TileType) -> int:
     """How many legal placements ``tile`` has (``len(placements(...))``), from the counts of
     the needs it fits, without listing them."""
     fitting = tile.fitting
-    groups = state.groups
-    return sum([len(groups[need]) * len(fitting[need]) for need in groups.keys() & fitting.keys()])
+    total = 0
+    for need, group in state.groups.items():
+        rotations = fitting.get(need)
+        if rotations is not None:
+            total += len(group) * len(rotations)
+    return total
 
 
 def placement_at(state: GameState, tile: TileType, index: int) -> tuple[int, int, int]:

@@ -176,6 +176,8 @@ class TileType(msgspec.Struct):
     farms: bool = False
     #: ``fitting`` in degrees
     degrees: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
+    #: its centre feature is one the edition lets meeples attack from around it (SW-4.3)
+    attackable: bool = False
 
     def __post_init__(self) -> None:
         self.degrees = {need: tuple(r * 90 for r in rs) for need, rs in self.fitting.items()}
@@ -322,7 +324,8 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
         types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
                                   planet, tile.festival,
                                   fit_table(orientations, codes),
-                                  any(f.cities for f in feats))
+                                  any(f.cities for f in feats),
+                                  attackable=planet >= 0 and feats[planet].kind == edition.attack)
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
                            rule=edition.rule("start"))
