@@ -8,7 +8,7 @@ chance gives: the counters follow the game's effective history.
 
 from __future__ import annotations
 
-import hashlib
+from hashlib import sha256
 
 _SPAN = 1 << 64
 
@@ -19,16 +19,17 @@ def below(seed: str, purpose: str, index: int, n: int) -> int:
     >>> below("42", "die", 0, 6) == below("42", "die", 0, 6)
     True
     """
+    return _below(seed.encode(), purpose.encode(), index, n)
+
+
+def _below(seed: bytes, purpose: bytes, index: int, n: int) -> int:
     if n <= 0:
         raise ValueError("n must be positive")
     limit = _SPAN - _SPAN % n
+    head = b"meeple-v1\0%b\0%d\0" % (purpose, index)
     attempt = 0
-    seed_bytes = seed.encode()
     while True:
-        digest = hashlib.sha256(
-            f"meeple-v1\0{purpose}\0{index}\0{attempt}\0".encode() + seed_bytes
-        ).digest()
-        value = int.from_bytes(digest[:8], "big")
+        value = int.from_bytes(sha256(head + b"%d\0" % attempt + seed).digest()[:8], "big")
         if value < limit:
             return value % n
         attempt += 1
@@ -37,8 +38,9 @@ def below(seed: str, purpose: str, index: int, n: int) -> int:
 def shuffled(seed: str, items: list[str]) -> list[str]:
     """A Fisher-Yates shuffle of ``items`` driven by the ``shuffle`` stream (SW-2.1)."""
     pile = list(items)
+    seed_bytes = seed.encode()
     for i in range(len(pile) - 1, 0, -1):
-        j = below(seed, "shuffle", i, i + 1)
+        j = _below(seed_bytes, b"shuffle", i, i + 1)
         pile[i], pile[j] = pile[j], pile[i]
     return pile
 
