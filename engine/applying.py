@@ -131,7 +131,7 @@ def _undo(state: GameState, event: Undone) -> GameState:
         begin, fresh = found[0], found[1].copy()
     else:
         begin, fresh = 0, start(state.setup, state.secret)  # type: ignore[arg-type]
-        fresh.snapshots = state.snapshots
+    fresh.snapshots = state.snapshots  # the same line of play
     _play_steps(fresh, kept[begin:])
     fresh.next_seq = state.next_seq
     if begin < len(kept):
@@ -150,6 +150,7 @@ def _redo(state: GameState, event: Redone) -> GameState:
     found = state.snapshots.nearest(steps)
     if found is not None and found[0] > len(state.steps):
         fresh = found[1].copy()
+        fresh.snapshots = state.snapshots
         fresh.next_seq = state.next_seq
         _play_steps(fresh, steps[found[0]:])
     else:

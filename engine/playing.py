@@ -68,7 +68,7 @@ def play(state: GameState, command: Command) -> tuple[GameState, list[Event]]:
     """
     pending: list[Event] = []
     if next_event(state) is not None:
-        state, pending = settle(state.copy())
+        state, pending = settle(state.continued())
     events = decide(state, command)
     for event in events:
         state = evolve(state, event)

@@ -39,8 +39,9 @@ class Snapshots:
     """States at step boundaries, kept when an undo rebuilds one, so undoing to the same
     point again (undo/redo pairs) costs a copy, not a replay from the first line.
 
-    Shared by every state of one game's fold; at most ``LIMIT`` states, the oldest used
-    dropped first. Keyed by the ``seq`` of the last step in effect: the steps before a step
+    Shared by the states of one line of play (a fold, and ``GameState.continued``); a copy
+    (``GameState.copy``) starts its own. At most ``LIMIT`` states, the oldest used dropped
+    first. Keyed by the ``seq`` of the last step in effect: the steps before a step
     never change (undo takes steps off the top; redo puts the same ones back).
     """
 
@@ -156,7 +157,9 @@ class GameState(msgspec.Struct):
     def copy(self) -> GameState:
         """An independent copy of the state: playing on either leaves the other as it was.
 
-        The tile set (with its memos) and the undo snapshots are shared, not copied.
+        The tile set (with its memos) is shared, not copied. The copy keeps undo snapshots of
+        its own, since its steps from now on are not the original's (``continued`` is the
+        copy that goes on along the same line and shares them).
         """
         battle = self.battle
         if battle is not None:
@@ -181,7 +184,15 @@ class GameState(msgspec.Struct):
             redo=list(self.redo),
             superseded=False,
             attack_memo=None,
+            snapshots=Snapshots(),
         )
+
+    def continued(self) -> GameState:
+        """A copy that goes on along this state's own line of play (consequences written
+        ahead of a move): it shares the undo snapshots, kept by the steps of that one line."""
+        copy = self.copy()
+        copy.snapshots = self.snapshots
+        return copy
 
     def _steps_copy(self) -> list[Step]:
         """The steps, sharing all but the last: only the last step ever grows (``evolve``)."""

@@ -37,3 +37,21 @@ def test_a_state_and_its_copies_played_apart_each_match_a_fold_of_their_events(e
     for line in lines:
         assert export(line.state) == export(fold(line.events))
     assert len({str(export(line.state)) for line in lines}) == len(lines)
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_copies_that_part_and_then_undo_each_go_back_along_their_own_line(edition):
+    """Undo of a copy goes back along the copy's own steps: two copies that place apart, skip
+    and undo must each equal a fold of their own events, not the other's position (a copy's
+    undo snapshots are its own; they were once shared, keyed by step)."""
+    game = Game.new(["red", "black"], EDITIONS[edition](), seed="7", undo="any")
+    first, second = game, game.copy()
+    moves = first.legal_moves()
+    for line, move in ((first, moves[0]), (second, moves[-1])):
+        line.push(PlaceTile(move.x, move.y, move.rotation))
+        line.push(SkipMeeple())
+    for line in (first, second):
+        line.undo()
+    assert export(first.state) == export(fold(first.events))
+    assert export(second.state) == export(fold(second.events))
+    assert sorted(first.state.board) != sorted(second.state.board)
