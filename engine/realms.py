@@ -17,15 +17,17 @@ shares them; a new realm without a symbol shares one empty mapping.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import repeat
+from types import MappingProxyType
 
 from meeple.events.model import Colour, Spot
 
 Meeple = tuple[Colour, str, int]
 """A meeple on the board: (colour, figure, node it stands on)."""
 
-#: the symbols of every realm without any: shared, so never changed in place
-NO_SYMBOLS: dict[str, int] = {}
+#: the symbols of every realm without any: shared, so read-only
+NO_SYMBOLS: Mapping[str, int] = MappingProxyType({})
 
 
 class Realm:
@@ -39,7 +41,7 @@ class Realm:
         self.kind = kind
         self.tiles = {xy}
         #: faction (or pennant) -> count; replaced, never changed in place
-        self.symbols: dict[str, int] = {symbol: 1} if symbol else NO_SYMBOLS
+        self.symbols: Mapping[str, int] = {symbol: 1} if symbol else NO_SYMBOLS
         self.open = open_ends
         #: the meeples on the realm, in the order they came; replaced, never changed in place
         self.meeples: tuple[Meeple, ...] = ()
