@@ -81,3 +81,21 @@ def test_every_engine_module_but_chance_is_banned_as_a_deep_import():
                                     if key.startswith("meeple.engine.")}
     import meeple.engine as api
     assert not modules & set(api.__all__)  # no public name hides a module of its name
+
+
+def test_the_bots_search_and_playouts_load_only_when_a_name_of_theirs_is_used():
+    """A command that plays no bot does not load them (start-up); every public name of
+    ``meeple.engine`` is still there, loaded on first use, and listed by ``dir``."""
+    import subprocess
+    import sys
+
+    script = ("import sys, meeple.engine as api\n"
+              "lazy = ['meeple.engine.bots', 'meeple.engine.mcts', 'meeple.engine.detached',\n"
+              "        'meeple.engine.game', 'meeple.engine.preview', 'random']\n"
+              "print(sorted(m for m in lazy if m in sys.modules))\n"
+              "print(sorted(set(api.__all__) - set(dir(api))))\n"
+              "print(all(getattr(api, name) is not None for name in api.__all__))\n"
+              "print('meeple.engine.mcts' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[:4] == ["[]", "[]", "True", "True"]
