@@ -31,6 +31,7 @@ from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.geometry import AROUND, ROTATIONS, SIDE_STEPS
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
+from meeple.engine.tiles import PORTS
 from meeple.events.model import (
     DiceRolled,
     Event,
@@ -209,10 +210,16 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
                             repeated = True
                         if data[root].meeples:  # type: ignore[union-attr]
                             busy |= bits
-            shared = tuple(mask for mask in ports.values() if mask & (mask - 1)) if repeated else ()
+            touching = busy  # and a field per realm at two ports or more (``Oriented.free``)
+            if repeated:
+                shift = PORTS
+                for mask in ports.values():
+                    if mask & (mask - 1):
+                        touching |= mask << shift
+                        shift += PORTS
             around = attacks.get((x, y), ()) if attacks is not None else ()
             for r in rotations:
-                free = orientations[r].free(busy, shared)
+                free = orientations[r].free(touching)
                 moves.append((x, y, r * 90, free + around if around else free))
     return moves
 

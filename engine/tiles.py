@@ -79,26 +79,28 @@ class Oriented(msgspec.Struct, frozen=True):
     #: cell: (a bit per port of the cell, this tile's feature there) for each feature of the
     #: tile at the ports that decide whether a feature is free (``probe_positions``)
     faces: tuple[tuple[tuple[int, int], ...], ...] = ()
-    #: ``free``'s answers, by its arguments
-    free_memo: dict[int | tuple[int, tuple[int, ...]], tuple[str, ...]] = \
-        msgspec.field(default_factory=dict)
+    #: ``free``'s answers, by its argument
+    free_memo: dict[int, tuple[str, ...]] = msgspec.field(default_factory=dict)
 
-    def free(self, held: int, shared: tuple[int, ...] = ()) -> tuple[str, ...]:
-        """The targets whose realm, once the tile lies, holds no meeple (SW-4.2, CL-4): ``held``
-        has a bit for each port that touches a realm holding one. ``shared`` is a bit mask of
-        ports for each realm that touches at two or more: the features of this tile at those
-        ports become one realm (two fields of the tile that border one farm are one farm), so
+    def free(self, touching: int) -> tuple[str, ...]:
+        """The targets whose realm, once the tile lies, holds no meeple (SW-4.2, CL-4).
+
+        ``touching`` says what touches the tile's ports, ``PORTS`` bits a field: the first
+        field has a bit for each port that touches a realm holding a meeple; each further
+        field is the ports where one realm touches at two or more, whose features of this
+        tile become one realm (two fields of the tile that border one farm are one farm), so
         one of them held holds them all. Centres are always free. Memoised (up to
-        ``FREE_MEMO_LIMIT`` answers)."""
-        key = (held, shared) if shared else held
-        found = self.free_memo.get(key)
+        ``FREE_MEMO_LIMIT`` answers).
+        """
+        found = self.free_memo.get(touching)
         if found is None:
-            found = self._free(held, shared)
+            found = self._free(touching)
             if len(self.free_memo) < FREE_MEMO_LIMIT:
-                self.free_memo[key] = found
+                self.free_memo[touching] = found
         return found
 
-    def _free(self, held: int, shared: tuple[int, ...]) -> tuple[str, ...]:
+    def _free(self, touching: int) -> tuple[str, ...]:
+        held = touching & _ALL_PORTS
         group = list(range(len(self.targets)))  # union-find over this tile's features
 
         def top(f: int) -> int:
@@ -106,7 +108,8 @@ class Oriented(msgspec.Struct, frozen=True):
                 f = group[f]
             return f
 
-        for mask in shared:
+        for shift in range(PORTS, touching.bit_length(), PORTS):
+            mask = touching >> shift & _ALL_PORTS
             joined = [f for port, f in enumerate(self.ports) if f >= 0 and mask >> port & 1]
             for f in joined[1:]:
                 group[top(f)] = top(joined[0])
@@ -116,6 +119,9 @@ class Oriented(msgspec.Struct, frozen=True):
 
 #: the most answers each orientation's ``free`` keeps
 FREE_MEMO_LIMIT = 4096
+#: ports of a tile, three a side
+PORTS = 12
+_ALL_PORTS = (1 << PORTS) - 1
 
 #: bits per side in a frontier need: an edge kind's code, 1 to 7, or 0 where no tile touches
 NEED_BITS = 3
