@@ -12,11 +12,12 @@ the placements, not the size of the board.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from itertools import islice
 
 from meeple.engine.geometry import AROUND, FACING, SIDE_STEPS, around, opposite
 from meeple.engine.state import GameState, Placed
-from meeple.engine.tiles import TileType
+from meeple.engine.tiles import NEED_BITS, TileType
 
 #: the side facing each side
 OPPOSITE = tuple(opposite(side) for side in range(4))
@@ -122,18 +123,26 @@ def placement_at(state: GameState, tile: TileType, index: int) -> tuple[int, int
     raise IndexError(f"tile {tile.id} has no placement {index}")
 
 
-def fitting_groups(state: GameState,
-                   tile: TileType) -> list[tuple[dict[tuple[int, int], None], tuple[int, ...]]]:
+def fitting_groups(state: GameState, tile: TileType) -> list[
+        tuple[int, dict[tuple[int, int], None], tuple[int, ...]]]:
     """The frontier cells where ``tile`` fits, a group of cells per need it fits with the
-    rotation indexes (0-3) that fit there, read from the groups of those needs (no frontier
-    walk), in no set order."""
+    need and the rotation indexes (0-3) that fit there, read from the groups of those needs
+    (no frontier walk), in no set order."""
     fitting = tile.fitting
     groups = state.groups
     if len(groups) <= len(fitting):
-        return [(cells, rotations) for need, cells in groups.items()
+        return [(need, cells, rotations) for need, cells in groups.items()
                 if (rotations := fitting.get(need))]
-    return [(cells, rotations) for need, rotations in fitting.items()
+    return [(need, cells, rotations) for need, rotations in fitting.items()
             if (cells := groups.get(need))]
+
+
+@cache
+def touched_sides(need: int) -> tuple[tuple[int, int, int], ...]:
+    """(side, dx, dy) of each side of a frontier cell with this need that a tile touches
+    (the sides whose edge kind the need names), N, E, S, W."""
+    return tuple((side, dx, dy) for side, dx, dy in SIDE_STEPS
+                 if need >> NEED_BITS * side & (1 << NEED_BITS) - 1)
 
 
 def nth_placement(state: GameState, tile: TileType,

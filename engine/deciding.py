@@ -14,6 +14,7 @@ from meeple.engine.board import (
     placements,
     planets_around,
     rotations_at,
+    touched_sides,
 )
 from meeple.engine.commands import (
     Command,
@@ -28,7 +29,7 @@ from meeple.engine.commands import (
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
-from meeple.engine.geometry import AROUND, ROTATIONS, SIDE_STEPS
+from meeple.engine.geometry import AROUND, ROTATIONS
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.engine.tiles import PORTS
@@ -190,26 +191,27 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
     data = realms.data
     attacks = attack_targets(state)
     orientations = tile.orientations
+    memos = [o.free_memo for o in orientations]
     moves = []
-    for cells, rotations in fitting_groups(state, tile):
+    for need, cells, rotations in fitting_groups(state, tile):
+        sides = touched_sides(need)
         for x, y in cells:
             busy = 0
             ports: dict[int, int] = {}  # neighbour root -> bit mask of the ports it touches
             repeated = False  # a root at two ports or more
-            for side, dx, dy in SIDE_STEPS:
-                other = board.get((x + dx, y + dy))
-                if other is not None:
-                    nodes = other.nodes
-                    for bits, their in other.tile.orientations[other.r].faces[side]:
-                        root = parent[nodes[their]]
-                        if parent[root] != root:
-                            root = find(root)
-                        had = ports.get(root, 0)
-                        ports[root] = had | bits
-                        if had or bits & (bits - 1):
-                            repeated = True
-                        if data[root].meeples:  # type: ignore[union-attr]
-                            busy |= bits
+            for side, dx, dy in sides:
+                other = board[(x + dx, y + dy)]
+                nodes = other.nodes
+                for bits, their in other.tile.orientations[other.r].faces[side]:
+                    root = parent[nodes[their]]
+                    if parent[root] != root:
+                        root = find(root)
+                    had = ports.get(root, 0)
+                    ports[root] = had | bits
+                    if had or bits & (bits - 1):
+                        repeated = True
+                    if data[root].meeples:  # type: ignore[union-attr]
+                        busy |= bits
             touching = busy  # and a field per realm at two ports or more (``Oriented.free``)
             if repeated:
                 shift = PORTS
@@ -219,7 +221,9 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
                         shift += PORTS
             around = attacks.get((x, y), ()) if attacks is not None else ()
             for r in rotations:
-                free = orientations[r].free(touching)
+                free = memos[r].get(touching)  # (``Oriented.free``, its memo read inline)
+                if free is None:
+                    free = orientations[r].free(touching)
                 moves.append((x, y, r * 90, free + around if around else free))
     return moves
 
