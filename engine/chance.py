@@ -40,7 +40,12 @@ def shuffled(seed: str, items: list[str]) -> list[str]:
     pile = list(items)
     seed_bytes = seed.encode()
     for i in range(len(pile) - 1, 0, -1):
-        j = _below(seed_bytes, b"shuffle", i, i + 1)
+        # ``_below(seed_bytes, b"shuffle", i, i + 1)``, its first attempt inline (a start
+        # draws a number for every tile): below ``limit`` it is the number, else the rest
+        value = int.from_bytes(sha256(b"meeple-v1\0shuffle\0%d\0" b"0\0" % i + seed_bytes)
+                               .digest()[:8], "big")
+        n = i + 1
+        j = value % n if value < _SPAN - _SPAN % n else _below(seed_bytes, b"shuffle", i, n)
         pile[i], pile[j] = pile[j], pile[i]
     return pile
 
