@@ -162,15 +162,14 @@ def legal_targets(state: GameState) -> list[str]:
     """SW-4.2 / SW-4.3: the targets a meeple may take after the tile just placed."""
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
-    targets = []
-    realms = state.realms
-    o = placed.tile.orientations[placed.r]
-    for f in placed.tile.features:
-        if not realms.realm(placed.nodes[f.index]).meeples:
-            targets.append(o.targets[f.index])
+    realm = state.realms.realm
+    targets = [target for node, target in zip(placed.nodes,
+                                               placed.tile.orientations[placed.r].targets,
+                                               strict=True)
+               if not realm(node).meeples]
     attack = state.edition.attack
-    targets.extend(str(Target(attack, None, cell)) for cell in planets_around(state, x, y)
-                   if attack is not None)
+    if attack is not None:
+        targets.extend(str(Target(attack, None, cell)) for cell in planets_around(state, x, y))
     return targets
 
 
