@@ -15,12 +15,9 @@ from collections.abc import Callable
 from functools import cache
 from itertools import islice
 
-from meeple.engine.geometry import AROUND, FACING, SIDE_STEPS, around, opposite
+from meeple.engine.geometry import AROUND, FACING, SIDE_STEPS, around
 from meeple.engine.state import GameState, Placed
 from meeple.engine.tiles import NEED_BITS, TileType
-
-#: the side facing each side
-OPPOSITE = tuple(opposite(side) for side in range(4))
 
 
 def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:

@@ -202,9 +202,6 @@ class TileSet(msgspec.Struct):
     types: dict[str, TileType]
     start: str
     vocabulary: Vocabulary
-    #: port positions whose neighbours decide whether a feature is free: the middle one
-    #: in Star Wars (routes and fields both hold it), all three in the classic game
-    probes: tuple[int, ...] = (1,)
     tiles_total: int = -1
 
     @property
@@ -335,8 +332,7 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
                            rule=edition.rule("start"))
-    return TileSet(definition, sha, types, definition.start, vocabulary,
-                   probe_positions(vocabulary))
+    return TileSet(definition, sha, types, definition.start, vocabulary)
 
 
 def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) -> list[Feature]:
