@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 from itertools import islice
 
-from meeple.engine.geometry import AROUND, FACING, SIDE_STEPS, around
+from meeple.engine.geometry import AROUND_INDEX, FACING, SIDE_STEPS, around
 from meeple.engine.state import GameState, Placed
 from meeple.engine.tiles import NEED_BITS, TileType
 
@@ -23,22 +23,14 @@ from meeple.engine.tiles import NEED_BITS, TileType
 def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     """Put a tile on the board (trusted), uniting realms across every touching edge."""
     o = tile.orientations[r]
-    realms = state.realms
     xy = (x, y)
-    nodes = realms.add_tile(tile.features, xy, o.targets)
-    if tile.farms:
-        for f in tile.features:
-            if f.cities:
-                realms.data[nodes[f.index]].cities = {nodes[c] for c in f.cities}  # type: ignore[union-attr]
-    placed = Placed(tile, r, nodes)
     board = state.board
     frontier = state.frontier
     groups = state.groups
-    board[xy] = placed
     need = frontier.pop(xy, None)
     if need is not None:
         _leave(groups, need, xy)
-    connect = realms.connect
+    joins = []
     offers = o.offers
     side_ports = o.side_ports
     for side, dx, dy in SIDE_STEPS:
@@ -62,6 +54,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
                 group[cell] = None
             continue
         theirs = other.tile.orientations[other.r].ports
+        their_nodes = other.nodes
         first = second = None  # one join per pair of features; a side has 3 ports
         for port, mine in side_ports[side]:
             their = theirs[FACING[port]]
@@ -72,11 +65,24 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
                         first = pair
                     else:
                         second = pair
-                    connect(nodes[mine], other.nodes[their])
+                    joins.append((mine, their_nodes[their]))
+    placed = board[xy] = Placed(tile, r, state.realms.add_tile(tile.features, xy, o.targets,
+                                                                joins))
     state.placements.append(xy)
-    if tile.attackable:
-        state.planet_cells.append(xy)
+    if tile.planet >= 0:
+        near = state.centres_near
+        for cell in around(x, y):
+            found = near.get(cell)
+            near[cell] = (xy,) if found is None else _in_around_order(cell, found + (xy,))
+        if tile.attackable:
+            state.planet_cells.append(xy)
     return placed
+
+
+def _in_around_order(cell: tuple[int, int], cells: tuple[tuple[int, int], ...]) -> tuple[
+        tuple[int, int], ...]:
+    x, y = cell
+    return tuple(sorted(cells, key=lambda c: AROUND_INDEX[c[0] - x, c[1] - y]))
 
 
 def _leave(groups: dict[int, dict[tuple[int, int], None]], need: int,
@@ -89,7 +95,7 @@ def _leave(groups: dict[int, dict[tuple[int, int], None]], need: int,
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
     """Every legal (x, y, rotation in degrees) for ``tile`` on this board (SW-3.1), in the
-    order cells joined the frontier (the order the bots' seeded choices index)."""
+    order cells joined the frontier."""
     degrees = tile.degrees
     return [(x, y, d) for (x, y), need in state.frontier.items() if need in degrees
             for d in degrees[need]]
@@ -108,8 +114,8 @@ def placement_count(state: GameState, tile: TileType) -> int:
 
 
 def placement_at(state: GameState, tile: TileType, index: int) -> tuple[int, int, int]:
-    """``placements(state, tile)[index]`` (frontier order, what the bots' seeded choices
-    index), found by walking the frontier only up to it, without listing the others."""
+    """``placements(state, tile)[index]`` (frontier order), found by walking the frontier
+    only up to it, without listing the others."""
     degrees = tile.degrees
     for (x, y), need in state.frontier.items():
         turns = degrees.get(need)
@@ -145,26 +151,26 @@ def touched_sides(need: int) -> tuple[tuple[int, int, int], ...]:
 def nth_placement(state: GameState, tile: TileType,
                   pick: Callable[[int], int]) -> tuple[int, int, int]:
     """One legal (x, y, rotation in degrees) for ``tile``, the ``pick(n)``-th of the ``n``
-    there are (a playout's uniform choice), found from the counts of each need and one walk
-    of the frontier's cells of the need picked, not a list of them all. The tile must be
-    placeable (``placeable``)."""
+    there are (the random bot's and a playout's uniform choice), in the order of the needs
+    (smallest first), then of the cells of each need, then of the rotations: found from the
+    counts of the needs the tile fits and one walk of the cells of the need picked, not from
+    the frontier. The tile must be placeable (``placeable``)."""
     fitting = tile.fitting
     groups = state.groups
-    found = []
+    needs = sorted(groups.keys() & fitting.keys())
     total = 0
-    for need in sorted(groups.keys() & fitting.keys()):
-        group, rotations = groups[need], fitting[need]
-        count = len(group) * len(rotations)
-        found.append((count, group, rotations))
-        total += count
+    for need in needs:
+        total += len(groups[need]) * len(fitting[need])
     index = pick(total)
-    for count, group, rotations in found:
-        if index >= count:
-            index -= count
-            continue
-        nth, turn = divmod(index, len(rotations))
-        x, y = next(islice(group, nth, None))
-        return x, y, rotations[turn] * 90
+    for need in needs:
+        group = groups[need]
+        rotations = fitting[need]
+        count = len(group) * len(rotations)
+        if index < count:
+            nth, turn = divmod(index, len(rotations))
+            x, y = next(islice(group, nth, None))
+            return x, y, rotations[turn] * 90
+        index -= count
     raise ValueError(f"tile {tile.id} has no legal placement")
 
 
@@ -186,25 +192,12 @@ def planets_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
     """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3): the centre
     feature the edition lets meeples attack from around it."""
     board = state.board
-    attack = state.edition.attack
-    found = []
-    for dx, dy in AROUND:
-        other = board.get((x + dx, y + dy))
-        if other is not None and other.tile.planet >= 0 \
-                and other.tile.features[other.tile.planet].kind == attack:
-            found.append((x + dx, y + dy))
-    return found
+    return [cell for cell in state.centres_near.get((x, y), ()) if board[cell].tile.attackable]
 
 
 def centres_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
     """Cells around (x, y), N then clockwise, whose tile has a planet or a cloister."""
-    board = state.board
-    found = []
-    for dx, dy in AROUND:
-        other = board.get((x + dx, y + dy))
-        if other is not None and other.tile.planet >= 0:
-            found.append((x + dx, y + dy))
-    return found
+    return list(state.centres_near.get((x, y), ()))
 
 
 def neighbours_placed(state: GameState, x: int, y: int) -> int:

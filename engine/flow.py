@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from meeple.engine import chance
 from meeple.engine.board import placeable
-from meeple.engine.geometry import around
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
     battle_sides,
@@ -137,14 +136,13 @@ def turn_realms(state: GameState) -> list[int]:
 def _scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     """SW-6.1: what may complete this turn: the turn realms ``roots``, then the planets
     around, N clockwise."""
-    x, y = state.placed_at  # type: ignore[misc]
     board = state.board
     find = state.realms.find
-    for other in map(board.get, around(x, y)):
-        if other is not None and other.tile.planet >= 0:
-            root = find(other.nodes[other.tile.planet])
-            if root not in roots:
-                roots.append(root)
+    for cell in state.centres_near.get(state.placed_at, ()):  # type: ignore[arg-type]
+        other = board[cell]
+        root = find(other.nodes[other.tile.planet])
+        if root not in roots:
+            roots.append(root)
     return roots
 
 

@@ -22,6 +22,9 @@ SIDE_STEPS = tuple((side, dx, dy) for side, (dx, dy) in enumerate(STEP))
 #: The 8 cells around a tile (SW-4.3), clockwise from north: N, NE, E, SE, S, SW, W, NW.
 AROUND = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 
+#: where each step of ``AROUND`` comes in that order
+AROUND_INDEX = {step: index for index, step in enumerate(AROUND)}
+
 
 def around(x: int, y: int) -> tuple[tuple[int, int], ...]:
     """The 8 cells around (x, y) in ``AROUND`` order (one tuple built at once: a hot path)."""

@@ -118,16 +118,54 @@ class Realms:
             realm = self.data[root] = realm.copy(self.token)
         return realm
 
-    def add_tile(self, features, xy: tuple[int, int], targets: tuple[str, ...]) -> tuple[int, ...]:
-        """A node per feature of a tile laid at ``xy`` (``meeple.engine.tiles.Feature``), each
-        in a realm of its own; returns the nodes, in feature order."""
-        first = len(self.parent)
-        nodes = tuple(range(first, first + len(features)))
-        self.parent.extend(nodes)
-        token = self.token
-        self.data.extend([Realm(f.kind, xy, f.symbol, len(f.sides), first + f.index, token)
-                          for f in features])
+    def add_tile(self, features, xy: tuple[int, int], targets: tuple[str, ...],
+                 joins: list[tuple[int, int]]) -> tuple[int, ...]:
+        """A node per feature of a tile laid at ``xy`` (``meeple.engine.tiles.Feature``),
+        joined across its edges: ``joins`` holds (feature index, neighbour's node) for each
+        pair of features an edge joins, in the order the edges are crossed. Returns the
+        nodes, in feature order.
+
+        A feature's first join puts it straight into the neighbour's realm, as connecting a
+        realm of its own would (its tile, open ends, symbol and bordered cities added; the
+        neighbour's realm is the older, so its anchor stays); a feature that joins nothing is
+        a realm of its own.
+        """
+        parent = self.parent
+        data = self.data
+        first = len(parent)
+        count = len(features)
+        nodes = tuple(range(first, first + count))
+        parent.extend(nodes)
+        data.extend(repeat(None, count))
         self.where.extend(zip(repeat(xy), targets))
+        token = self.token
+        for mine, their in joins:
+            node = first + mine
+            if parent[node] != node:  # joined before: two realms meet
+                self.connect(node, their)
+                continue
+            root = their if parent[their] == their else self.find(their)
+            realm = data[root]
+            assert realm is not None
+            if realm.owner is not token:
+                realm = data[root] = realm.copy(token)
+            parent[node] = root
+            feature = features[mine]
+            realm.tiles.add(xy)
+            realm.open += len(feature.sides) - 2
+            if feature.symbol:
+                symbols = dict(realm.symbols)
+                symbols[feature.symbol] = symbols.get(feature.symbol, 0) + 1
+                realm.symbols = symbols
+            if feature.cities:
+                realm.cities = (realm.cities or set()) | {first + c for c in feature.cities}
+        for feature in features:
+            node = first + feature.index
+            if parent[node] == node:
+                realm = data[node] = Realm(feature.kind, xy, feature.symbol,
+                                           len(feature.sides), node, token)
+                if feature.cities:
+                    realm.cities = {first + c for c in feature.cities}
         return nodes
 
     def spot(self, node: int) -> Spot:

@@ -129,6 +129,10 @@ class GameState(msgspec.Struct):
     set_aside: list[str] = msgspec.field(default_factory=list)
     placements: list[tuple[int, int]] = msgspec.field(default_factory=list)
     planet_cells: list[tuple[int, int]] = msgspec.field(default_factory=list)
+    #: for each cell, the cells around it (in ``AROUND`` order) whose tile has a centre
+    #: feature, a planet or a cloister (``meeple.engine.board.lay`` keeps it)
+    centres_near: dict[tuple[int, int], tuple[tuple[int, int], ...]] = \
+        msgspec.field(default_factory=dict)
     next_seq: int = 1
     steps: list[Step] = msgspec.field(default_factory=list)
     redo: list[Step] = msgspec.field(default_factory=list)
@@ -180,6 +184,7 @@ class GameState(msgspec.Struct):
             set_aside=list(self.set_aside),
             placements=list(self.placements),
             planet_cells=list(self.planet_cells),
+            centres_near=dict(self.centres_near),
             steps=self._steps_copy(),
             redo=list(self.redo),
             superseded=False,
