@@ -649,7 +649,7 @@ def demo(
     out: Annotated[str | None, typer.Option(help="Keep the game in this file (by default it is "
                                             "played in a temporary folder, removed after).")
                    ] = None,
-    seed: Annotated[str, typer.Option(help="Random seed.")] = "2011",
+    seed: Annotated[str, typer.Option(help="Random seed.")] = "2013",
     players: Annotated[str, typer.Option(help="Colours.")] = "red,black,orange",
 ) -> None:
     """Play a seeded game between search bots, then show its battles, attacks and scoring,

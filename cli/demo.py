@@ -17,7 +17,7 @@ from meeple.events.model import BattleStarted, DiceRolled, Event, MeeplePlaced, 
 
 #: the demo's bot: a short search, so the whole game takes a second or two of CPU
 DEMO_BOT = "mcts:50"
-DEMO_SEED = "2011"
+DEMO_SEED = "2013"
 DEMO_PLAYERS = "red,black,orange"
 
 

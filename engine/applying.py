@@ -208,12 +208,18 @@ def _apply(state: GameState, event: Event) -> None:
 
 
 def _tile_drawn(state: GameState, event: TileDrawn) -> None:
-    state.remaining[event.tile] -= 1
+    draw_tile(state, event.tile)
+
+
+def draw_tile(state: GameState, tile: str) -> None:
+    """The player to move draws ``tile`` (trusted: the draw the rules or the players made)."""
+    state.next_memo = None
+    state.remaining[tile] -= 1
     if state.sampled:  # (a sampling state's chance is never known: checked first)
-        state.pile.remove(event.tile)
+        state.pile.remove(tile)
     elif state.digital and state.chance_known:
         state.pile.pop()
-    state.drawn = event.tile
+    state.drawn = tile
     state.phase = "place"
 
 

@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable
 
 from meeple.engine import chance
-from meeple.engine.board import placement_at, placement_count, placements
+from meeple.engine.board import nth_placement, placements
 from meeple.engine.botspec import read_spec
 from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
 from meeple.engine.deciding import followers_to_take_back, legal_targets
@@ -32,13 +32,13 @@ def _pick(state: GameState, what: str, n: int) -> int:
 
 
 def random_move(state: GameState) -> Command:
-    """A uniformly random legal placement; then a meeple on a random target half the time
-    (after a festival tile, a follower taken back a quarter of the time, CL-7)."""
+    """A uniformly random legal placement (``nth_placement``: its cost follows the needs the
+    tile fits, not the frontier); then a meeple on a random target half the time (after a
+    festival tile, a follower taken back a quarter of the time, CL-7)."""
     waiting = awaiting(state)
     if waiting == "place":
         tile = state.tileset.types[state.drawn]  # type: ignore[index]
-        count = placement_count(state, tile)
-        x, y, rotation = placement_at(state, tile, _pick(state, "place", count))
+        x, y, rotation = nth_placement(state, tile, functools.partial(_pick, state, "place"))
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
         left = state.reserve[state.player]

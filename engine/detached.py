@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, assert_never
 
 from meeple.engine.applying import (
     apply_unrecorded,
+    draw_tile,
     place_meeple,
     place_tile,
     skip_meeple,
@@ -40,7 +41,7 @@ from meeple.engine.deciding import legal_targets
 from meeple.engine.flow import consequence
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
-from meeple.events.model import DiceRolled, Roll, Spot, TileDrawn
+from meeple.events.model import DiceRolled, Roll, Spot
 
 if TYPE_CHECKING:
     import random
@@ -79,9 +80,10 @@ def advance(state: GameState, rng: random.Random | None = None) -> None:
             assert rng is not None, "a sampling state draws and rolls with the search's rng"
             if state.phase == "draw" and state.pile:
                 pile = state.pile
-                event = TileDrawn(seq=state.next_seq, player=state.player,
-                                  tile=pile[rng.randrange(len(pile))])
-            elif state.phase == "resolve" and state.battle is not None:
+                draw_tile(state, pile[int(rng.random() * len(pile))])
+                state.next_seq += 1
+                continue
+            if state.phase == "resolve" and state.battle is not None:
                 battle = state.battle
                 event = DiceRolled(seq=state.next_seq, rolls=tuple(
                     Roll(side=side, values=tuple(rng.randint(1, 6)
@@ -118,24 +120,30 @@ def playout(state: GameState, rng: random.Random, turns: int | None = None) -> G
     a uniform legal placement, then half the time a figure on a uniform free target (the
     everyday figure while one is left). Changes and returns ``state``."""
     types = state.tileset.types
+    uniform = rng.random
+
+    def pick(n: int) -> int:
+        return int(uniform() * n)
+
     advance(state, rng)
     last = None if turns is None else state.turn + turns
     while state.phase != "over" and (last is None or state.turn < last):
         if state.phase == "place":
-            x, y, rotation = nth_placement(state, types[state.drawn], rng.randrange)  # type: ignore[index]
+            x, y, rotation = nth_placement(state, types[state.drawn], pick)  # type: ignore[index]
             place_tile(state, x, y, rotation // 90)
+            state.next_seq += 1
+            continue  # the game now waits for the player's figure (SW-4): nothing to advance
+        figure = None
+        for name, count in state.reserve[state.player].items():
+            if count:
+                figure = name
+                break
+        targets = legal_targets(state) if figure is not None and uniform() < 0.5 else ()
+        if targets:
+            place_meeple(state, state.player, targets[pick(len(targets))],
+                         figure)  # type: ignore[arg-type]
         else:
-            figure = None
-            for name, count in state.reserve[state.player].items():
-                if count:
-                    figure = name
-                    break
-            targets = legal_targets(state) if figure is not None and rng.random() < 0.5 else ()
-            if targets:
-                place_meeple(state, state.player, targets[rng.randrange(len(targets))],
-                             figure)  # type: ignore[arg-type]
-            else:
-                skip_meeple(state)
+            skip_meeple(state)
         state.next_seq += 1
         advance(state, rng)
     return state

@@ -4,10 +4,12 @@ the score table, the demo, labels, and failures a shell can cause (a full disk, 
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -109,9 +111,9 @@ def test_the_board_legend_is_the_games_own_and_fits_80_columns(tmp_path):
 
 
 def test_the_score_table_has_headers_formulas_farm_cities_and_totals(tmp_path):
-    run("simulate", "--out", tmp_path, "--games", "1", "--seed", "f", "--bot", "random",
-        "--edition", "classic", "--jobs", "1")
-    game = tmp_path / "game-f-0.jsonl"
+    game = tmp_path / "game.jsonl"  # a recorded random game with farms scored
+    shutil.copyfile(Path(__file__).parents[2] / "fixtures" / "classic_random_3p_seed_1.jsonl",
+                    game)
     report = run_json("score", game)
     text = run("score", game).stdout
     lines = text.splitlines()
