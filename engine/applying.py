@@ -77,9 +77,15 @@ def evolve(state: GameState, event: Event) -> GameState:
     elif kind is Redone:
         state = _redo(state, event)  # type: ignore[arg-type]
         state.next_memo = None
-    else:
+    elif kind in _DECISIONS or kind in _CHANCE and not state.digital:
         _record(state, event, kind, redoing=False)
         _apply(state, event)  # (which forgets ``next_event``'s answer)
+    else:  # a consequence joins the last step (``_record``, inline: most events are these)
+        step = state.steps[-1]
+        step.events.append(event)
+        if kind in _REVEALS and state.digital:
+            step.chance = True
+        _apply(state, event)
     state.next_seq = event.seq + 1
     return state
 
@@ -349,6 +355,7 @@ def _battle_ended(state: GameState, event: BattleEnded) -> None:
 def _turn_ended(state: GameState, event: TurnEnded) -> None:
     state.turn += 1
     state.current = (state.current + 1) % len(state.players)
+    state.player = state.players[state.current]
     state.attacked = None
     state.phase = "draw"
 

@@ -155,21 +155,21 @@ def nth_placement(state: GameState, tile: TileType,
     (smallest first), then of the cells of each need, then of the rotations: found from the
     counts of the needs the tile fits and one walk of the cells of the need picked, not from
     the frontier. The tile must be placeable (``placeable``)."""
-    fitting = tile.fitting
+    widths = tile.widths
     groups = state.groups
-    needs = sorted(groups.keys() & fitting.keys())
+    needs = sorted(groups.keys() & widths.keys())
     total = 0
     for need in needs:
-        total += len(groups[need]) * len(fitting[need])
+        total += len(groups[need]) * widths[need]
     index = pick(total)
     for need in needs:
         group = groups[need]
-        rotations = fitting[need]
-        count = len(group) * len(rotations)
+        width = widths[need]
+        count = len(group) * width
         if index < count:
-            nth, turn = divmod(index, len(rotations))
+            nth, turn = divmod(index, width)
             x, y = next(islice(group, nth, None))
-            return x, y, rotations[turn] * 90
+            return x, y, tile.fitting[need][turn] * 90
         index -= count
     raise ValueError(f"tile {tile.id} has no legal placement")
 

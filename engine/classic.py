@@ -49,7 +49,7 @@ class Classic(Edition):
         cloister 9.
 
         >>> from meeple.engine.realms import Realm
-        >>> city = Realm("city", (0, 0), "pennant", 0, 0)
+        >>> city = Realm.new("city", (0, 0), "pennant", 0, 0)
         >>> city.tiles.add((0, 1))
         >>> Classic().completed_points(city)
         (3, 2, 1)

@@ -43,13 +43,15 @@ from meeple.events.model import (
 def awaiting(state: GameState) -> str | None:
     """What the game waits for: ``place``, ``meeple``, ``draw``, ``dice``, ``over``,
     or ``None`` while the rules still have consequences to write."""
-    if state.phase == "over":
+    phase = state.phase
+    if phase == "over":
         return "over"
-    if next_event(state) is not None:
+    memo = state.next_memo  # (``next_event``, inline: this is asked several times a move)
+    if memo is None:
+        memo = state.next_memo = (consequence(state),)
+    if memo[0] is not None:
         return None
-    if state.phase == "resolve":
-        return "dice"
-    return state.phase
+    return "dice" if phase == "resolve" else phase
 
 
 def awaiting_seed(state: GameState) -> bool:

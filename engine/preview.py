@@ -61,7 +61,7 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
             open_ends += realm.open
             holders.update(state.side_of[c] for c, _, _ in realm.meeples)
         open_ends -= 2 * sum(1 for key in links if find(key) == find(members[0]))
-        merged = Realm(features[0].kind, (x, y), None, 0, 0)
+        merged = Realm.new(features[0].kind, (x, y), None, 0, 0)
         merged.tiles = tiles
         merged.symbols = {"any": symbols} if symbols else {}
         out.append({
@@ -96,7 +96,7 @@ def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
             best_meeple = max(best_meeple, completed_points(state, realm)[0])
     if tile.planet >= 0 and has_meeple and neighbours_placed(state, x, y) == 8:
         centre = tile.features[tile.planet]
-        alone = Realm(centre.kind, (x, y), centre.symbol, 0, 0)
+        alone = Realm.new(centre.kind, (x, y), centre.symbol, 0, 0)
         best_meeple = max(best_meeple, completed_points(state, alone)[0])
     return total + best_meeple
 

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from itertools import repeat
 from types import MappingProxyType
 
+import msgspec
+
 from meeple.events.model import Colour, Spot
 
 Meeple = tuple[Colour, str, int]
@@ -30,43 +32,38 @@ Meeple = tuple[Colour, str, int]
 NO_SYMBOLS: Mapping[str, int] = MappingProxyType({})
 
 
-class Realm:
-    """The data of one realm, kept at its union-find root."""
+class Realm(msgspec.Struct, gc=False):
+    """The data of one realm, kept at its union-find root (``Realm.new`` makes one for a
+    feature; it refers to nothing that refers back to it, so the garbage collector skips it)."""
 
-    __slots__ = ("kind", "tiles", "symbols", "open", "meeples", "anchor", "paid", "cities",
-                 "owner")
+    kind: str
+    tiles: set[tuple[int, int]]
+    #: faction (or pennant) -> count; replaced, never changed in place
+    symbols: Mapping[str, int]
+    open: int
+    anchor: int
+    #: the ``Realms`` token allowed to change this object in place (copy-on-write)
+    owner: object = None
+    #: the meeples on the realm, in the order they came; replaced, never changed in place
+    meeples: tuple[Meeple, ...] = ()
+    #: sides already paid for this realm (completed, or at the end)
+    paid: set[str] | None = None
+    #: a farm's bordering city nodes (CL-6)
+    cities: set[int] | None = None
 
-    def __init__(self, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
-                 anchor: int, owner: object = None) -> None:
-        self.kind = kind
-        self.tiles = {xy}
-        #: faction (or pennant) -> count; replaced, never changed in place
-        self.symbols: Mapping[str, int] = {symbol: 1} if symbol else NO_SYMBOLS
-        self.open = open_ends
-        #: the meeples on the realm, in the order they came; replaced, never changed in place
-        self.meeples: tuple[Meeple, ...] = ()
-        self.anchor = anchor
-        #: sides already paid for this realm (completed, or at the end)
-        self.paid: set[str] | None = None
-        #: a farm's bordering city nodes (CL-6)
-        self.cities: set[int] | None = None
-        #: the ``Realms`` token allowed to change this object in place (copy-on-write)
-        self.owner = owner
+    @classmethod
+    def new(cls, kind: str, xy: tuple[int, int], symbol: str | None, open_ends: int,
+            anchor: int, owner: object = None) -> Realm:
+        """The realm of one feature of the tile at ``xy``, alone."""
+        return cls(kind, {xy}, {symbol: 1} if symbol else NO_SYMBOLS, open_ends, anchor, owner)
 
     def copy(self, owner: object = None) -> Realm:
         """An independent copy (the sets are new; meeples and symbols, never changed in place,
         are shared), owned by ``owner``."""
-        other = Realm.__new__(Realm)
-        other.owner = owner
-        other.kind = self.kind
-        other.tiles = set(self.tiles)
-        other.symbols = self.symbols
-        other.open = self.open
-        other.meeples = self.meeples
-        other.anchor = self.anchor
-        other.paid = set(self.paid) if self.paid is not None else None
-        other.cities = set(self.cities) if self.cities is not None else None
-        return other
+        paid, cities = self.paid, self.cities
+        return Realm(self.kind, set(self.tiles), self.symbols, self.open, self.anchor, owner,
+                     self.meeples, None if paid is None else set(paid),
+                     None if cities is None else set(cities))
 
     def symbol_count(self) -> int:
         return sum(self.symbols.values())
@@ -162,8 +159,9 @@ class Realms:
         for feature in features:
             node = first + feature.index
             if parent[node] == node:
-                realm = data[node] = Realm(feature.kind, xy, feature.symbol,
-                                           len(feature.sides), node, token)
+                symbol = feature.symbol
+                realm = data[node] = Realm(feature.kind, {xy}, {symbol: 1} if symbol
+                                           else NO_SYMBOLS, len(feature.sides), node, token)
                 if feature.cities:
                     realm.cities = {first + c for c in feature.cities}
         return nodes

@@ -221,6 +221,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         setup=event,
         tileset=tileset,
         players=colours,
+        player=colours[0],
         side_of=side_of,
         sides=sides,
         faction=faction,

@@ -45,7 +45,7 @@ class StarWars(Edition):
         """SW-6.3: route 1 per tile, asteroid field 2 per tile, planet 9; + 2 per symbol.
 
         >>> from meeple.engine.realms import Realm
-        >>> StarWars().completed_points(Realm("asteroid", (0, 0), "empire", 0, 0))
+        >>> StarWars().completed_points(Realm.new("asteroid", (0, 0), "empire", 0, 0))
         (4, 1, 1)
         """
         symbols = realm.symbol_count()

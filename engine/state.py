@@ -111,6 +111,8 @@ class GameState(msgspec.Struct):
     #: whether draws and dice can be computed here: an open seed, or a sealed one's secret,
     #: in a state that does not sample chance (``sampled``)
     chance_known: bool
+    #: the colour whose turn it is: ``players[current]``
+    player: Colour
     turn: int = 1
     current: int = 0
     phase: str = "draw"
@@ -206,11 +208,6 @@ class GameState(msgspec.Struct):
             last = steps[-1]
             steps[-1] = Step(list(last.events), last.player, last.turn, last.chance)
         return steps
-
-    @property
-    def player(self) -> Colour:
-        """The colour whose turn it is."""
-        return self.players[self.current]  # type: ignore[return-value]
 
     def rule(self, what: str) -> str:
         """The rule id of a shared rule in this game's edition (``place``, ``meeple``, ...)."""

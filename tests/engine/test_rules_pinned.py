@@ -13,7 +13,7 @@ from helpers import Table, route_battle
 def test_four_dice_worth_of_meeples_and_symbol_roll_three():
     """SW-5.2: a large meeple (2) + a small one (1) + the faction's symbol (1) = 4, rolled as 3."""
     t = Table(["red", "black"])
-    realm = Realm("route", (0, 0), "rebel", 2, 0)
+    realm = Realm.new("route", (0, 0), "rebel", 2, 0)
     realm.meeples = (("red", "large", 0), ("red", "small", 0), ("black", "small", 0))
     assert dice_for(realm, "red", t.state.side_of, "rebel") == 3
     assert dice_for(realm, "black", t.state.side_of, "empire") == 1
