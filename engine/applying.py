@@ -182,11 +182,11 @@ def _apply(state: GameState, event: Event) -> None:
     any_event: AnyEvent = event  # type: ignore[assignment]  # (typing.cast is a call: hot path)
     match any_event:  # the most frequent first
         case TileDrawn():
-            _tile_drawn(state, any_event)
+            draw_tile(state, any_event.tile)
         case TilePlaced():
-            _tile_placed(state, any_event)
+            place_tile(state, any_event.x, any_event.y, any_event.rotation // 90)
         case MeepleSkipped():
-            _meeple_skipped(state, any_event)
+            skip_meeple(state)
         case TurnEnded():
             _turn_ended(state, any_event)
         case MeeplePlaced():
@@ -211,10 +211,6 @@ def _apply(state: GameState, event: Event) -> None:
             raise FoldError(f"{type(event).__name__} is not applied as a step's event")
         case _:
             assert_never(any_event)
-
-
-def _tile_drawn(state: GameState, event: TileDrawn) -> None:
-    draw_tile(state, event.tile)
 
 
 def draw_tile(state: GameState, tile: str) -> None:
@@ -242,10 +238,6 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
             state.pile.append(event.tile)
     else:
         state.set_aside.append(event.tile)
-
-
-def _tile_placed(state: GameState, event: TilePlaced) -> None:
-    place_tile(state, event.x, event.y, event.rotation // 90)
 
 
 def place_tile(state: GameState, x: int, y: int, r: int) -> None:
@@ -276,10 +268,6 @@ def place_meeple(state: GameState, colour: str, target: str, figure: str) -> Non
     state.realms.changing(node).meeples += ((colour, figure, node),)  # type: ignore[operator]
     state.attacked = attacked
     state.phase = "resolve"
-
-
-def _meeple_skipped(state: GameState, event: MeepleSkipped) -> None:
-    skip_meeple(state)
 
 
 def skip_meeple(state: GameState) -> None:

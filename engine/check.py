@@ -28,7 +28,7 @@ from meeple.engine.commands import (
 from meeple.engine.deciding import decide, decide_draw, decide_roll
 from meeple.engine.editions import edition_named
 from meeple.engine.errors import RulesError
-from meeple.engine.flow import awaiting_seed, next_event
+from meeple.engine.flow import awaiting_seed, consequence, next_event
 from meeple.engine.setup import seal, start
 from meeple.engine.state import GameState
 from meeple.events.model import (
@@ -128,7 +128,10 @@ def verify(events: list[Event], secret: str | None = None) -> Verdict:
     except RulesError as exc:
         return Verdict(None, Finding(0, f"bad set-up: {exc.message}", exc.rule))
     for event in events[1:]:
-        expected = next_event(state)
+        memo = state.next_memo  # (``next_event``, inline: once an event)
+        if memo is None:
+            memo = state.next_memo = (consequence(state),)
+        expected = memo[0]
         if expected is None and awaiting_seed(state):
             finding = _check_sealed_chance(state, event)
         elif expected is None:

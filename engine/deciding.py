@@ -13,7 +13,6 @@ from meeple.engine.board import (
     fitting_groups,
     placements,
     planets_around,
-    rotations_at,
     touched_sides,
 )
 from meeple.engine.commands import (
@@ -125,11 +124,12 @@ def _place_tile(state: GameState, command: PlaceTile) -> Event:
     if (x, y) in state.board:
         raise IllegalMove(f"({x}, {y}) already holds tile {state.board[(x, y)].tile.id}",
                           rule=state.rule("place"), legal=_where_legal(state, tile))
-    if (x, y) not in state.frontier:
+    need = state.frontier.get((x, y))
+    if need is None:
         raise IllegalMove(f"({x}, {y}) does not touch a placed tile edge to edge; diagonal "
                           "contact alone does not count", rule=state.rule("place"),
                           legal=_where_legal(state, tile))
-    legal = rotations_at(state, tile, x, y)
+    legal = tile.degrees.get(need, ())  # (``rotations_at``)
     if rotation not in legal:
         if legal:
             hint = f"legal rotations of {tile.id} at ({x}, {y}): " + ", ".join(map(str, legal))

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from meeple.engine.applying import evolve
 from meeple.engine.commands import Command
 from meeple.engine.deciding import decide
-from meeple.engine.flow import next_event
+from meeple.engine.flow import consequence, next_event
 from meeple.engine.setup import start
 from meeple.engine.state import GameState
 from meeple.events.model import Event, GameStarted
@@ -53,9 +53,12 @@ def walk(events: Iterable[Event], secret: str | None = None) -> Iterator[tuple[E
 def settle(state: GameState) -> tuple[GameState, list[Event]]:
     """Write every consequence the rules dictate until a player must act (or the game ends)."""
     written: list[Event] = []
-    while (event := next_event(state)) is not None:
+    event = next_event(state)
+    while event is not None:
         state = evolve(state, event)
         written.append(event)
+        event = consequence(state)  # (``next_event`` of a state that evolve just changed)
+    state.next_memo = (None,)
     return state, written
 
 
