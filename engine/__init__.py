@@ -18,7 +18,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 from meeple.engine.applying import FoldError, evolve
-from meeple.engine.board import nth_placement, placement_at, placement_count, placements
+from meeple.engine.board import (
+    nth_placement,
+    placement_at,
+    placement_count,
+    placements,
+    sample_placement,
+)
 from meeple.engine.botspec import BOT_NAMES, BOT_SYNTAX, read_spec, sees_only_the_table
 from meeple.engine.check import Finding, Verdict, command_of, verify
 from meeple.engine.commands import (
@@ -169,6 +175,7 @@ __all__ = [
     "realm_extent",
     "reserves",
     "read_spec",
+    "sample_placement",
     "sees_only_the_table",
     "Term",
     "formula",

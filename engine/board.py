@@ -30,6 +30,9 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     need = frontier.pop(xy, None)
     if need is not None:
         _leave(groups, need, xy)
+    cells = state.cells
+    if cells is not None:
+        _drop_cell(cells, state.cell_at, xy)  # type: ignore[arg-type]
     joins = []
     offers = o.offers
     side_ports = o.side_ports
@@ -38,8 +41,11 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
         other = board.get(cell)
         if other is None:
             need = frontier.get(cell)
-            if need is None:
+            if need is None:  # the cell joins the frontier
                 need = offers[side]
+                if cells is not None:
+                    state.cell_at[cell] = len(cells)  # type: ignore[index]
+                    cells.append(cell)
             else:
                 left = groups[need]  # the cell leaves the group of its old need
                 del left[cell]
@@ -91,6 +97,17 @@ def _leave(groups: dict[int, dict[tuple[int, int], None]], need: int,
     del group[cell]
     if not group:
         del groups[need]
+
+
+def _drop_cell(cells: list[tuple[int, int]], cell_at: dict[tuple[int, int], int],
+               cell: tuple[int, int]) -> None:
+    """Take ``cell`` out of a detached state's list of frontier cells (the last takes its
+    place)."""
+    at = cell_at.pop(cell)
+    last = cells.pop()
+    if last != cell:
+        cells[at] = last
+        cell_at[last] = at
 
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
@@ -172,6 +189,33 @@ def nth_placement(state: GameState, tile: TileType,
             return x, y, tile.fitting[need][turn] * 90
         index -= count
     raise ValueError(f"tile {tile.id} has no legal placement")
+
+
+#: how many cells a playout's sampling tries before it counts the placements instead
+SAMPLE_TRIES = 32
+
+
+def sample_placement(state: GameState, tile: TileType,
+                     uniform: Callable[[], float]) -> tuple[int, int, int]:
+    """A uniformly random legal (x, y, rotation in degrees) for ``tile`` on a detached state
+    (``detach`` lists its frontier cells): a frontier cell and one of 4 rotation slots drawn
+    with ``uniform`` (a float in [0, 1)), kept when the tile fits there with that many
+    rotations or more (each legal placement is as likely on every try), else drawn again;
+    after ``SAMPLE_TRIES`` misses, ``nth_placement`` picks. Costs a few tries where the tile
+    fits often, not a count of every cell it fits. The tile must be placeable."""
+    cells = state.cells
+    if cells is not None:
+        frontier = state.frontier
+        widths = tile.widths
+        slots = 4 * len(cells)
+        for _ in range(SAMPLE_TRIES):
+            slot = int(uniform() * slots)
+            cell = cells[slot >> 2]
+            need = frontier[cell]
+            width = widths.get(need)
+            if width is not None and slot & 3 < width:
+                return cell[0], cell[1], tile.fitting[need][slot & 3] * 90
+    return nth_placement(state, tile, lambda n: int(uniform() * n))
 
 
 def placeable(state: GameState, tile: TileType) -> bool:

@@ -25,7 +25,7 @@ from meeple.engine.applying import (
     skip_meeple,
     take_back,
 )
-from meeple.engine.board import nth_placement
+from meeple.engine.board import sample_placement
 from meeple.engine.commands import (
     Command,
     DrawTile,
@@ -61,6 +61,8 @@ def detach(state: GameState, rng: random.Random | None = None) -> GameState:
     copy = state.copy()
     copy.detached = True
     copy.steps, copy.redo = [], []
+    copy.cells = list(copy.frontier)
+    copy.cell_at = {cell: at for at, cell in enumerate(copy.cells)}
     if rng is not None:
         copy.sampled = True
         copy.chance_known = False
@@ -121,15 +123,11 @@ def playout(state: GameState, rng: random.Random, turns: int | None = None) -> G
     everyday figure while one is left). Changes and returns ``state``."""
     types = state.tileset.types
     uniform = rng.random
-
-    def pick(n: int) -> int:
-        return int(uniform() * n)
-
     advance(state, rng)
     last = None if turns is None else state.turn + turns
     while state.phase != "over" and (last is None or state.turn < last):
         if state.phase == "place":
-            x, y, rotation = nth_placement(state, types[state.drawn], pick)  # type: ignore[index]
+            x, y, rotation = sample_placement(state, types[state.drawn], uniform)  # type: ignore[index]
             place_tile(state, x, y, rotation // 90)
             state.next_seq += 1
             continue  # the game now waits for the player's figure (SW-4): nothing to advance
@@ -140,7 +138,7 @@ def playout(state: GameState, rng: random.Random, turns: int | None = None) -> G
                 break
         targets = legal_targets(state) if figure is not None and uniform() < 0.5 else ()
         if targets:
-            place_meeple(state, state.player, targets[pick(len(targets))],
+            place_meeple(state, state.player, targets[int(uniform() * len(targets))],
                          figure)  # type: ignore[arg-type]
         else:
             skip_meeple(state)

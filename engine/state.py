@@ -152,6 +152,11 @@ class GameState(msgspec.Struct):
     #: (``meeple.engine.flow``): worked out once the last tile is played
     final_queue: tuple[int, ...] | None = None
     final_from: int = 0
+    #: a detached state's frontier cells as a list, and where each is in it, so that a
+    #: playout picks a cell in one step (``meeple.engine.board.sample_placement``); ``None``
+    #: in the referee's states (``lay`` keeps them where they are not)
+    cells: list[tuple[int, int]] | None = None
+    cell_at: dict[tuple[int, int], int] | None = None
     #: a copy played on without a log by a search (``meeple.engine.detached``): it keeps no
     #: undo steps, and ``evolve`` refuses it
     detached: bool = False
@@ -187,6 +192,8 @@ class GameState(msgspec.Struct):
             placements=list(self.placements),
             planet_cells=list(self.planet_cells),
             centres_near=dict(self.centres_near),
+            cells=None if self.cells is None else list(self.cells),
+            cell_at=None if self.cell_at is None else dict(self.cell_at),
             steps=self._steps_copy(),
             redo=list(self.redo),
             superseded=False,

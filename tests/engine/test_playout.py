@@ -3,8 +3,11 @@ there with the seed's draws and dice and the same choices gives every score the 
 gives, turn by turn; a sampling playout sees nothing of the hidden order of the pile."""
 
 import random
+from collections import Counter
 
 import pytest
+
+from meeple.engine import board
 
 from meeple.engine import (
     FoldError,
@@ -22,6 +25,7 @@ from meeple.engine import (
     play_move,
     playout,
     random_move,
+    sample_placement,
     settle,
     start,
 )
@@ -93,6 +97,49 @@ def test_the_nth_placement_walks_every_placement_once(name):
             assert placement_count(state, tile) == len(listed)
             assert [placement_at(state, tile, i) for i in range(len(listed))] == listed
         state, _ = play(state, random_move(state))
+
+
+def _positions(name: str, seed: str, moves: int):
+    """A game's states each time it waits for a placement, for ``moves`` moves."""
+    first = new_game(["red", "black"], SETS[name](), seed=seed)
+    state, _ = settle(start(first))
+    for _ in range(moves):
+        if awaiting(state) == "over":
+            break
+        if awaiting(state) == "place":
+            yield state
+        state, _ = play(state, random_move(state))
+
+
+@pytest.mark.parametrize("name", ["star-wars", "classic"])
+def test_a_detached_state_lists_its_frontier_cells_as_tiles_are_laid(name):
+    position = next(p for i, p in enumerate(_positions(name, "7", 20)) if i == 5)
+    fast = detach(position, random.Random(1))
+    rng = random.Random(2)
+    advance(fast, rng)
+    while fast.phase != "over":
+        assert sorted(fast.cells) == sorted(fast.frontier)
+        assert {cell: at for at, cell in enumerate(fast.cells)} == fast.cell_at
+        playout(fast, rng, turns=1)
+    assert sorted(fast.cells) == sorted(fast.frontier)
+
+
+@pytest.mark.parametrize("name", ["star-wars", "classic"])
+@pytest.mark.parametrize("tries", [board.SAMPLE_TRIES, 0])
+def test_a_sampled_placement_is_legal_and_each_is_as_likely(name, tries, monkeypatch):
+    """Every placement comes up about as often as every other, including those of a cell
+    where fewer rotations fit (a draw of a cell, then of one of its rotations, would favour
+    them); with no tries left, the count of placements picks."""
+    monkeypatch.setattr(board, "SAMPLE_TRIES", tries)
+    rng = random.Random(11)
+    for position in list(_positions(name, "8", 60))[5::6]:
+        fast = detach(position, random.Random(1))
+        tile = fast.tileset.types[fast.drawn]
+        legal = placements(fast, tile)
+        draws = 200 * len(legal)
+        seen = Counter(sample_placement(fast, tile, rng.random) for _ in range(draws))
+        assert set(seen) == set(legal)
+        assert all(125 <= n <= 275 for n in seen.values()), seen  # 200 expected, sd about 14
 
 
 @pytest.mark.parametrize("name", ["star-wars", "classic"])
