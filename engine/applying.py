@@ -343,7 +343,7 @@ def _battle_ended(state: GameState, event: BattleEnded) -> None:
 def _turn_ended(state: GameState, event: TurnEnded) -> None:
     state.turn += 1
     state.current = (state.current + 1) % len(state.players)
-    state.player = state.players[state.current]
+    state.player = state.players[state.current]  # type: ignore[assignment]
     state.attacked = None
     state.phase = "draw"
 

@@ -7,12 +7,11 @@ from collections import Counter
 
 import pytest
 
-from meeple.engine import board
-
 from meeple.engine import (
     FoldError,
     advance,
     awaiting,
+    board,
     detach,
     evolve,
     export,
