@@ -195,20 +195,20 @@ def nth_placement(state: GameState, tile: TileType,
 SAMPLE_TRIES = 32
 
 
-def sample_placement(state: GameState, tile: TileType,
-                     uniform: Callable[[], float]) -> tuple[int, int, int]:
+def sample_placement(state: GameState, tile: TileType, uniform: Callable[[], float],
+                     tries: int = SAMPLE_TRIES) -> tuple[int, int, int]:
     """A uniformly random legal (x, y, rotation in degrees) for ``tile`` on a detached state
     (``detach`` lists its frontier cells): a frontier cell and one of 4 rotation slots drawn
     with ``uniform`` (a float in [0, 1)), kept when the tile fits there with that many
     rotations or more (each legal placement is as likely on every try), else drawn again;
-    after ``SAMPLE_TRIES`` misses, ``nth_placement`` picks. Costs a few tries where the tile
+    after ``tries`` misses, ``nth_placement`` picks. Costs a few tries where the tile
     fits often, not a count of every cell it fits. The tile must be placeable."""
     cells = state.cells
     if cells is not None:
         frontier = state.frontier
         widths = tile.widths
         slots = 4 * len(cells)
-        for _ in range(SAMPLE_TRIES):
+        for _ in range(tries):
             slot = int(uniform() * slots)
             cell = cells[slot >> 2]
             need = frontier[cell]
