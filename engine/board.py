@@ -198,23 +198,27 @@ SAMPLE_TRIES = 32
 def sample_placement(state: GameState, tile: TileType, uniform: Callable[[], float],
                      tries: int = SAMPLE_TRIES) -> tuple[int, int, int]:
     """A uniformly random legal (x, y, rotation in degrees) for ``tile`` on a detached state
-    (``detach`` lists its frontier cells): a frontier cell and one of 4 rotation slots drawn
-    with ``uniform`` (a float in [0, 1)), kept when the tile fits there with that many
-    rotations or more (each legal placement is as likely on every try), else drawn again;
-    after ``tries`` misses, ``nth_placement`` picks. Costs a few tries where the tile
-    fits often, not a count of every cell it fits. The tile must be placeable."""
+    (``detach`` lists its frontier cells): a frontier cell and one of ``most_rotations``
+    rotation slots drawn with ``uniform`` (a float in [0, 1)), kept when the tile fits there
+    with more rotations than the slot's number (so each legal placement is as likely on every
+    try), else drawn again; after ``tries`` misses, or on an empty board, ``nth_placement``
+    picks. Costs a few tries where the tile fits often, not a count of every cell it fits.
+    The tile must be placeable."""
     cells = state.cells
-    if cells is not None:
+    if cells is not None and 0 not in state.groups:
         frontier = state.frontier
         widths = tile.widths
-        slots = 4 * len(cells)
+        most = tile.most_rotations
+        slots = most * len(cells)
         for _ in range(tries):
             slot = int(uniform() * slots)
-            cell = cells[slot >> 2]
+            cell = cells[slot // most]
             need = frontier[cell]
             width = widths.get(need)
-            if width is not None and slot & 3 < width:
-                return cell[0], cell[1], tile.fitting[need][slot & 3] * 90
+            if width is not None:
+                turn = slot % most
+                if turn < width:
+                    return cell[0], cell[1], tile.fitting[need][turn] * 90
     return nth_placement(state, tile, lambda n: int(uniform() * n))
 
 

@@ -10,11 +10,12 @@ appliers ``evolve`` uses. Nothing here is a second copy of a rule.
 Chance: without a random generator, the game's seed draws and rolls exactly as in the game
 (used to check this path against the referee's). With one, draws come from the bag of tiles
 left and dice are fair dice, so a search sees nothing a player could not: the order of the
-pile is hidden (SW-2.1), and a bag built in tile-id order knows nothing of it.
+pile is hidden (SW-2.1), and a bag built in the tile set's order knows nothing of it.
 """
 
 from __future__ import annotations
 
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, assert_never
 
 from meeple.engine.applying import (
@@ -62,12 +63,13 @@ def detach(state: GameState, rng: random.Random | None = None) -> GameState:
     copy.detached = True
     copy.steps, copy.redo = [], []
     copy.cells = list(copy.frontier)
-    copy.cell_at = {cell: at for at, cell in enumerate(copy.cells)}
+    copy.cell_at = dict(zip(copy.cells, range(len(copy.cells)), strict=True))
     if rng is not None:
         copy.sampled = True
         copy.chance_known = False
         copy.next_memo = None
-        copy.pile = sorted(tile for tile, left in copy.remaining.items() for _ in range(left))
+        remaining = copy.remaining  # (in the tile set's order: nothing of the pile's)
+        copy.pile = list(chain.from_iterable(map(repeat, remaining, remaining.values())))
     return copy
 
 

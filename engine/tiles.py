@@ -184,12 +184,15 @@ class TileType(msgspec.Struct):
     degrees: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
     #: how many rotations fit each need of ``fitting``
     widths: dict[int, int] = msgspec.field(default_factory=dict)
+    #: the most rotations that fit any need but the empty board's (``sample_placement``)
+    most_rotations: int = 1
     #: its centre feature is one the edition lets meeples attack from around it (SW-4.3)
     attackable: bool = False
 
     def __post_init__(self) -> None:
         self.degrees = {need: tuple(r * 90 for r in rs) for need, rs in self.fitting.items()}
         self.widths = {need: len(rs) for need, rs in self.fitting.items()}
+        self.most_rotations = max((n for need, n in self.widths.items() if need), default=1)
 
     def fits(self, need: int) -> tuple[int, ...]:
         """Rotation indexes (0-3) whose edges match ``need`` (SW-3.1); every one for the
