@@ -71,20 +71,20 @@ def evolve(state: GameState, event: Event) -> GameState:
     if state.detached or state.superseded or event.seq != state.next_seq:
         _refuse(state, event)
     kind = type(event)
-    if kind is Undone:
+    if kind in _CONSEQUENCES or kind in _CHANCE and state.digital:
+        step = state.steps[-1]  # a consequence joins the last step (``_record``, inline)
+        step.events.append(event)
+        if kind in _REVEALS and state.digital:
+            step.chance = True
+        _apply(state, event)  # (which forgets ``next_event``'s answer)
+    elif kind is Undone:
         state = _undo(state, event)  # type: ignore[arg-type]
         state.next_memo = None
     elif kind is Redone:
         state = _redo(state, event)  # type: ignore[arg-type]
         state.next_memo = None
-    elif kind in _DECISIONS or kind in _CHANCE and not state.digital:
+    else:
         _record(state, event, kind, redoing=False)
-        _apply(state, event)  # (which forgets ``next_event``'s answer)
-    else:  # a consequence joins the last step (``_record``, inline: most events are these)
-        step = state.steps[-1]
-        step.events.append(event)
-        if kind in _REVEALS and state.digital:
-            step.chance = True
         _apply(state, event)
     state.next_seq = event.seq + 1
     return state
@@ -109,6 +109,9 @@ def apply_unrecorded(state: GameState, event: Event) -> None:
 
 #: consequences that reveal chance in a digital game: the step they end cannot be undone
 _REVEALS = frozenset({TileDrawn, DiceRolled, TileSetAside})
+#: events that are consequences in every game (draws and dice are in a digital one)
+_CONSEQUENCES = frozenset({TurnEnded, PointsScored, MeepleReturned, TileSetAside, BattleStarted,
+                           BattleEnded, GameEnded})
 
 
 def _record(state: GameState, event: Event, kind: type, *, redoing: bool) -> None:

@@ -132,7 +132,7 @@ def verify(events: list[Event], secret: str | None = None) -> Verdict:
         if memo is None:
             memo = state.next_memo = (consequence(state),)
         expected = memo[0]
-        if expected is None and awaiting_seed(state):
+        if expected is None and not state.chance_known and awaiting_seed(state):
             finding = _check_sealed_chance(state, event)
         elif expected is None:
             finding = _check_input(state, event)
