@@ -21,7 +21,9 @@ from meeple.engine.tiles import NEED_BITS, TileType
 
 
 def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
-    """Put a tile on the board (trusted), uniting realms across every touching edge."""
+    """Put a tile on the board (trusted), uniting realms across every touching edge; keeps
+    the frontier and its groups, a detached state's list of frontier cells, and the centres
+    around each cell."""
     o = tile.orientations[r]
     xy = (x, y)
     board = state.board
