@@ -201,28 +201,30 @@ def _check_length(path: str, lineno: int, size: int) -> None:
 
 def _sound_lines(data: bytes, start: int, count: int, log: GameLog,
                  prev_hash: str | None) -> tuple[int, str | None]:
-    """Decode and link the lines after the first while each is sound (the common case), with
-    none of the calls that locate a fault; returns where the first other line starts, and
-    the head so far. The careful loop of ``parse`` takes over from there and names the fault.
-    Only for logs under ``MAX_LINE_BYTES`` in all, so no line can be over the limit."""
-    decode, sha256, events = DECODER.decode, hashlib.sha256, log.events
-    digests = bytearray()
-    index = len(events)
-    for raw in data[start:].split(b"\n", count - index)[:count - index]:
-        try:
-            event = decode(raw)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            break
-        if event.seq != index or event.prev != prev_hash or type(event) is GameStarted:
-            break
-        events.append(event)
-        digest = sha256(raw).digest()
-        digests += digest
-        prev_hash = digest.hex()
-        index += 1
-        start += len(raw) + 1
-    log.hashes.add(bytes(digests))
-    return start, prev_hash
+    """Decode and link the lines after the first all at once, when every one is sound (the
+    common case): each decodes, follows the one before in ``seq`` and by the hash in its
+    ``prev``, and none is another ``game_started``. Returns where the lines not taken start,
+    and the head so far: all of them, or none, and then the careful loop of ``parse`` reads
+    them one by one and names the fault. Only for logs under ``MAX_LINE_BYTES`` in all, so
+    no line can be over the limit."""
+    index = len(log.events)
+    lines = data[start:].split(b"\n", count - index)[:count - index]
+    if not lines:
+        return start, prev_hash
+    try:
+        events = list(map(DECODER.decode, lines))
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return start, prev_hash
+    sha256 = hashlib.sha256
+    digests = [sha256(raw).digest() for raw in lines]
+    heads = [digest.hex() for digest in digests]
+    if [event.prev for event in events] != [prev_hash, *heads[:-1]] \
+            or [event.seq for event in events] != list(range(index, index + len(lines))) \
+            or GameStarted in set(map(type, events)):
+        return start, prev_hash
+    log.events.extend(events)
+    log.hashes.add(b"".join(digests))
+    return start + sum(map(len, lines)) + len(lines), heads[-1]
 
 
 def parse(path: str, data: bytes) -> GameLog:
