@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import msgspec
 
+from meeple.events.memo import by_identity
+
 #: C0 controls, DEL, C1 controls, the bidirectional embeddings, overrides and isolates, and
 #: lone surrogates (the bytes of a name or file name that are no UTF-8 text)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
@@ -106,8 +108,10 @@ def fields_of_tileset(definition: object, prefix: str = "") -> Iterator[tuple[st
                     yield f"{where}.features[{j}].{key}", value
 
 
+@by_identity(16)
 def setup_control(event: object) -> tuple[str, str] | None:
-    """The first field of a ``game_started`` event holding a control character, or None."""
+    """The first field of a ``game_started`` event holding a control character, or None
+    (asked once per event: by the reader, then by the set-up's check)."""
     if surely_clean(event):
         return None
     return first_control(fields_of_game_started(event))
