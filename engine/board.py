@@ -230,14 +230,6 @@ def placeable(state: GameState, tile: TileType) -> bool:
     return not state.groups.keys().isdisjoint(tile.fitting)
 
 
-def rotations_at(state: GameState, tile: TileType, x: int, y: int) -> list[int]:
-    """The legal rotations (degrees) of ``tile`` at one empty cell; empty if none fits."""
-    need = state.frontier.get((x, y))
-    if need is None:
-        return []
-    return [r * 90 for r in tile.fits(need)]
-
-
 def planets_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
     """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3): the centre
     feature the edition lets meeples attack from around it."""

@@ -129,7 +129,7 @@ def _place_tile(state: GameState, command: PlaceTile) -> Event:
         raise IllegalMove(f"({x}, {y}) does not touch a placed tile edge to edge; diagonal "
                           "contact alone does not count", rule=state.rule("place"),
                           legal=_where_legal(state, tile))
-    legal = tile.degrees.get(need, ())  # (``rotations_at``)
+    legal = tile.degrees.get(need, ())
     if rotation not in legal:
         if legal:
             hint = f"legal rotations of {tile.id} at ({x}, {y}): " + ", ".join(map(str, legal))

@@ -194,10 +194,6 @@ class TileType(msgspec.Struct):
         self.widths = {need: len(rs) for need, rs in self.fitting.items()}
         self.most_rotations = max((n for need, n in self.widths.items() if need), default=1)
 
-    def fits(self, need: int) -> tuple[int, ...]:
-        """Rotation indexes (0-3) whose edges match ``need`` (SW-3.1); every one for the
-        empty need of the first tile."""
-        return self.fitting.get(need, ())
 
 
 class TileSet(msgspec.Struct):
