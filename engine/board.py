@@ -209,18 +209,17 @@ def sample_placement(state: GameState, tile: TileType, uniform: Callable[[], flo
     cells = state.cells
     if cells is not None and 0 not in state.groups:
         frontier = state.frontier
-        widths = tile.widths
+        degrees = tile.degrees
         most = tile.most_rotations
         slots = most * len(cells)
         for _ in range(tries):
             slot = int(uniform() * slots)
             cell = cells[slot // most]
-            need = frontier[cell]
-            width = widths.get(need)
-            if width is not None:
+            turns = degrees.get(frontier[cell])
+            if turns is not None:
                 turn = slot % most
-                if turn < width:
-                    return cell[0], cell[1], tile.fitting[need][turn] * 90
+                if turn < len(turns):
+                    return cell[0], cell[1], turns[turn]
     return nth_placement(state, tile, lambda n: int(uniform() * n))
 
 
