@@ -174,7 +174,8 @@ def new(
     edition: Edition = None,
     fiesta: Fiesta = False,
     expansion: Expansions = None,
-    unplaceable: Annotated[str, typer.Option(help="discard or reshuffle (SW-3.2, CL-3).")] = "discard",
+    unplaceable: Annotated[str, typer.Option(
+        help="discard, or reshuffle in Star Wars (SW-3.2; the classic game discards, CL-3).")] = "discard",
     undo: Annotated[str, typer.Option(help="Undo policy: turn, any or none.")] = "turn",
     sealed: Annotated[bool, typer.Option("--sealed", help="Record only the seed's SHA-256; "
                                          "keep the seed in GAME.seed (mode 0600) until the "
@@ -605,7 +606,8 @@ def simulate(
     seed: Annotated[str, typer.Option(help="Base seed; game i uses SEED-i.")] = "1",
     bot: Annotated[str, typer.Option(help=BOT_HELP)] = "random",
     team: Annotated[bool, typer.Option("--team", help="Team variant.")] = False,
-    unplaceable: Annotated[str, typer.Option(help="discard or reshuffle.")] = "discard",
+    unplaceable: Annotated[str, typer.Option(
+        help="discard, or reshuffle in Star Wars (SW-3.2).")] = "discard",
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
     edition: Edition = None,
     fiesta: Fiesta = False,

@@ -70,6 +70,9 @@ class Edition:
     target_syntax: ClassVar[str]
     #: the team variant's rule id, or None where the game has none
     team_rule: ClassVar[str | None] = None
+    #: what may become of a tile with no legal placement, the default first: ``discard``, and
+    #: ``reshuffle`` where the rules give it as an option (SW-3.2; CL-3 only removes it)
+    unplaceable: ClassVar[tuple[str, ...]] = ("discard",)
     #: the centre feature a meeple may attack from a tile around it (``planet@X,Y``), if any
     attack: ClassVar[str | None] = None
     #: what a figure is called on each kind of feature (the classic thief, knight, ...)

@@ -55,9 +55,6 @@ def new_game(
                                  + ", ".join(edition.colours))
     if names is not None and len(names) != len(colours):
         raise InvalidCommand(f"{len(names)} names for {len(colours)} players", rule=rule)
-    if unplaceable not in ("discard", "reshuffle"):
-        raise InvalidCommand(f"unplaceable must be discard or reshuffle, not {unplaceable!r}",
-                             rule=edition.rule("unplaceable"))
     if sealed and (table or seed is None):
         raise InvalidCommand("a sealed game is a digital game with a seed",
                              rule=edition.rule("chance"))
@@ -135,6 +132,7 @@ def check_setup(event: GameStarted) -> TileSet:
                                  rule=rule, legal="colours are " + ", ".join(edition.colours))
     if event.team:
         _check_teams(edition, colours)
+    _check_unplaceable(edition, event.options.unplaceable)
     for index, player in enumerate(event.players):
         if len(player.name) > MAX_NAME:
             raise InvalidCommand(f"the name of {player.colour} has {len(player.name)} characters; "
@@ -166,6 +164,18 @@ def check_setup(event: GameStarted) -> TileSet:
         raise InvalidCommand(f"the tile set's recorded sha256 {record.sha256[:12]} does not match "
                              f"its definition ({actual[:12]})", rule=edition.rule("tiles"))
     return compile_tileset(record.definition)
+
+
+def _check_unplaceable(edition: Edition, choice: str) -> None:
+    """What becomes of an unplaceable tile: an option of the edition's (SW-3.2 discards or
+    reshuffles; CL-3 only removes it)."""
+    if choice not in edition.unplaceable:
+        offered = " or ".join(edition.unplaceable)
+        raise InvalidCommand(
+            f"the {edition.name} edition has no {choice} option for an unplaceable tile"
+            if choice in ("discard", "reshuffle") else
+            f"unplaceable must be {offered}, not {choice!r}",
+            rule=edition.rule("unplaceable"), legal=f"unplaceable {offered}")
 
 
 def _check_teams(edition: Edition, colours: Sequence[str]) -> None:

@@ -31,6 +31,7 @@ class StarWars(Edition):
     tileset = "star-wars"
     contest = "battle"
     team_rule = "SW-8.1"
+    unplaceable = ("discard", "reshuffle")
     attack = "planet"  # SW-4.3
     rules = {
         "players": "SW-1.5", "place": "SW-3.1", "draw": "SW-3.1", "unplaceable": "SW-3.2",

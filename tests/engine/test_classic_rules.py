@@ -18,10 +18,11 @@ from meeple.engine import (
     compile_tileset,
     legal_targets,
     new_game,
+    verify,
 )
-from meeple.events.model import MeepleReturned, MeepleTakenBack, PointsScored
+from meeple.events.model import MeepleReturned, MeepleTakenBack, Options, PointsScored
 
-from helpers import Table, classic, mini_set
+from helpers import Table, bundled, classic, mini_set
 
 
 def game(counts: dict[str, int], players=("red", "blue"), fiesta=False, extra=()) -> Table:
@@ -75,6 +76,21 @@ def test_cl3_edges_must_match_road_city_and_field():
                                           r" of E at \(0, 1\): 180"):
         t.do(PlaceTile(0, 1, 0))  # its field side would meet D's city
     t.do(PlaceTile(0, 1, 180))
+
+
+def test_cl3_an_unplaceable_tile_is_removed_the_classic_game_has_no_reshuffle_option():
+    """CL-3 removes an unplaceable tile; putting it back into the pile is a Star Wars option
+    (SW-3.2), so a classic game that asks for it is refused, made new or read from a log."""
+    with pytest.raises(InvalidCommand, match=r"the classic edition has no reshuffle option for "
+                                             r"an unplaceable tile \(CL-3\); unplaceable discard"):
+        new_game(["red", "blue"], classic(), seed="1", unplaceable="reshuffle")
+    forged = msgspec.structs.replace(new_game(["red", "blue"], classic(), seed="1"),
+                                     options=Options(unplaceable="reshuffle"))
+    verdict = verify([forged])
+    assert verdict.finding is not None
+    assert (verdict.finding.seq, verdict.finding.rule) == (0, "CL-3")
+    assert "no reshuffle option" in verdict.finding.message
+    assert new_game(["red", "black"], bundled(), seed="1", unplaceable="reshuffle")
 
 
 def test_cl4_a_follower_goes_only_where_the_joined_feature_holds_none():

@@ -35,7 +35,7 @@ GAMES = [
     ("star-wars", ["red", "black", "green"], {"unplaceable": "reshuffle"}),
     ("star-wars", ["red", "black", "green", "white"], {"team": True}),
     ("classic", ["red", "blue"], {}),
-    ("classic", ["red", "blue", "green", "yellow", "black"], {"unplaceable": "reshuffle"}),
+    ("classic", ["red", "blue", "green", "yellow", "black"], {}),
     ("classic+fiesta", ["red", "blue", "green"], {}),
 ]
 SETS = {"star-wars": bundled, "classic": classic, "classic+fiesta": lambda: classic(True)}
