@@ -343,6 +343,12 @@ def _take_back(state: GameState, command: TakeBack) -> Event:
                           "tile may a follower be taken back", rule="CL-7",
                           legal="place a follower or skip")
     name = Target.parse(command.target, state.edition).feature
+    placed = state.board.get((command.x, command.y))
+    if placed is not None:  # any name of the feature (an edge it reaches), as for a deploy
+        o = placed.tile.orientations[placed.r]
+        index = o.aliases.get(name, -1)
+        if index >= 0:
+            name = o.targets[index]
     spots = followers_to_take_back(state)
     for spot in spots:
         if (spot.x, spot.y) == (command.x, command.y) and spot.feature == name:

@@ -39,10 +39,11 @@ def test_take_back_in_a_table_game(tmp_path):
     moves = run_json("moves", game)
     assert moves[0]["take_back"] == [{"x": 1, "y": 0, "feature": "road:E"}]
     assert "take-back GAME X Y TARGET" in run("status", game).stdout
-    line = fail("take-back", game, 1, 0, "road:W")
-    assert "red has no follower on road:W at (1, 0) (CL-7)" in line
-    result = run_json("take-back", game, 1, 0, "road:E")
+    line = fail("take-back", game, 1, 0, "road:N")
+    assert "red has no follower on road:N at (1, 0) (CL-7)" in line
+    result = run_json("take-back", game, 1, 0, "road:W")  # the road's other end names it too
     assert result["events"][0]["type"] == "meeple_taken_back"
+    assert result["events"][0]["spot"]["feature"] == "road:E"
     assert result["status"]["reserves"]["red"] == {"small": 7, "large": 0}
 
 

@@ -227,10 +227,10 @@ def test_cl7_la_fiesta_taking_a_follower_back():
     t.do(DrawTile("FE-RrRr"))
     t.do(PlaceTile(2, 0, 0))
     assert t.state.reserve["red"] == {"small": 6}
-    with pytest.raises(IllegalMove, match=r"red has no follower on road:W at \(1, 0\).*red's "
+    with pytest.raises(IllegalMove, match=r"red has no follower on road:N at \(1, 0\).*red's "
                                           r"followers: 1 0 road:E"):
-        t.do(TakeBack(1, 0, "road:W"))
-    t.do(TakeBack(1, 0, "road:e"))
+        t.do(TakeBack(1, 0, "road:N"))
+    t.do(TakeBack(1, 0, "road:w"))  # any edge the road reaches names it, as for a deploy
     taken = t.of(MeepleTakenBack)
     assert [(e.player, e.spot.x, e.spot.y, e.spot.feature) for e in taken] == [("red", 1, 0, "road:E")]
     assert t.state.reserve["red"] == {"small": 7}
