@@ -166,6 +166,13 @@ def run_play(path: str, bots: dict[str, str], move_time: float) -> int:
         except KeyboardInterrupt:
             say("(interrupted: the log keeps every move made)")
             break
+        if len(line.rstrip("\n")) > MAX_LINE:
+            note(f"meeple: error: a line of over {MAX_LINE:,} characters; a command is a few "
+                 "words" + ("" if terminal else ": the rest of the input is not read"))
+            failed += 1
+            if terminal:
+                continue
+            break
         try:
             argv = _argv(path, line)
         except ValueError as exc:
@@ -197,8 +204,12 @@ def run_play(path: str, bots: dict[str, str], move_time: float) -> int:
     return 1 if failed and not terminal else 0
 
 
+#: the longest line ``play`` reads as a command (a command is a few words)
+MAX_LINE = 4096
+
+
 def _pipe_reader(prompt: str) -> str:
-    line = sys.stdin.readline()
+    line = sys.stdin.readline(MAX_LINE + 1)  # (a longer line is refused, not read on)
     if not line:
         raise EOFError
     return line

@@ -35,10 +35,31 @@ def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
     assert len(done.stderr) < 5000  # the 100 KB line is not echoed back whole
     assert "does not touch a placed tile" in done.stderr and "unknown command 'bogus'" in done.stderr
     assert _play(game, "status\nquit\n").returncode == 0  # every line played: 0
+    assert "a line of over 4,096 characters" in done.stderr
     assert "-- black (greedy) plays --" in done.stdout and "tile in hand:" in done.stdout
     status = run_json("status", game)
     assert status["turn"] == 3 and status["player"] == "red"  # red moved, then black's bot
     run("check", game)
+
+
+def test_a_piped_line_too_long_to_be_a_command_ends_the_session_at_once(tmp_path):
+    """Bounded input: a line is read only up to the longest command, so a huge line (or an
+    endless one) costs no more than that and leaves the log as it was."""
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "9")
+    before = game.read_bytes()
+    done = subprocess.run(f"head -c 50000000 /dev/zero | tr '\\0' a | {sys.executable} -m "
+                          f"meeple.cli.app play {game}", shell=True, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1
+    assert "a line of over 4,096 characters; a command is a few words: the rest of the input " \
+           "is not read" in done.stderr
+    assert game.read_bytes() == before
+    endless = subprocess.Popen([*PLAY, str(game)], stdin=open("/dev/zero", "rb"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, err = endless.communicate(timeout=60)
+    assert endless.returncode == 1 and b"the rest of the input is not read" in err
+    assert game.read_bytes() == before
 
 
 @pytest.mark.parametrize("options, words", [
