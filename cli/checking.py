@@ -486,7 +486,8 @@ def _say_report(report: dict) -> None:
         rule = f" ({error['rule']})" if error.get("rule") else ""
         field = f" [field {error['field']}]" if error.get("field") and error["kind"] != "expect" \
             else ""
-        say(f"{where}: {error['kind']}: {error['message']}{rule}{field}")
+        # (a message may repeat a file name: escaped whole, it stays on this line)
+        say(f"{where}: {error['kind']}: {escaped(error['message'])}{rule}{field}")
         _say_recomputed(error)
 
 

@@ -63,6 +63,28 @@ def test_a_newline_in_a_file_name_prints_no_second_error_line():
     assert "nofile\\nmeeple: error: fake" in line
 
 
+def test_a_hostile_file_name_in_a_checked_folder_forges_no_line_of_the_report(tmp_path):
+    """`check` of a folder received from others: a file name holding a newline and a tab,
+    repeated inside an error's message (the suggested command, a seed file's name), stays on
+    that error's one line."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    run("new", folder / "real.jsonl", "--players", "red,black", "--seed", "3")
+    (folder / "real.expected.json").write_text(run("show", folder / "real.jsonl",
+                                                   "--json").stdout)
+    hostile = "z\nFORGED evil.jsonl: ok\t.jsonl"
+    (folder / hostile).write_bytes((folder / "real.jsonl").read_bytes())
+    run("new", folder / "s.jsonl", "--players", "red,black", "--sealed")
+    (folder / "s.jsonl").rename(folder / "s\nFORGED.jsonl")
+    (folder / "s\nFORGED.jsonl.seed").write_text("not the seed\n")
+    (folder / "s.jsonl.seed").unlink()
+    out = run("check", folder, "--expect", folder, code=1).stdout
+    assert not [line for line in out.splitlines() if line.startswith("FORGED")], out
+    assert not RAW_CONTROL.search(out), out
+    assert "z\\nFORGED evil.jsonl: ok\\t.jsonl: expect: no expected snapshot" in out
+    assert "this seed is not the one the game committed to" in out
+
+
 def test_say_and_note_keep_our_newlines_and_tabs_but_escape_every_control(capsys):
     say(f"board\n\trow {ERASE}\x9b31m\u202eb")
     note(f"wrote\x07 {ERASE}")
