@@ -12,7 +12,17 @@ from collections.abc import Sequence
 
 import msgspec
 
-from meeple.engine import DEFAULT, GameState, RulesError, edition_named, expansion_named, seal, verify
+from meeple.engine import (
+    DEFAULT,
+    GameState,
+    RulesError,
+    TileSetError,
+    compile_tileset,
+    edition_named,
+    expansion_named,
+    seal,
+    verify,
+)
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
 from meeple.events.model import Event, GameStarted
@@ -241,6 +251,11 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
                 if definition.expansion else "")
         raise Failure(f"{where}: an expansion's tiles, with no start tile: not a game's tile "
                       f"set{hint}", 2)
+    if not expansion_ok:
+        try:
+            compile_tileset(definition)  # (kept: the game played with it compiles it once)
+        except TileSetError as exc:
+            raise Failure(f"{where}: {exc}", 2) from None
     return definition
 
 

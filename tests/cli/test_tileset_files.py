@@ -71,3 +71,20 @@ def test_a_set_too_large_for_one_log_line_is_refused_by_new(tmp_path, monkeypatc
     _refused("new", "g.jsonl", "--players", "red,black", "--tileset", path,
              needle="too large to record in a game log line")
     assert not (tmp_path / "g.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", [["tiles"], ["new", "g.jsonl", "--players", "red,black"]])
+@pytest.mark.parametrize("change, needle", [
+    ({"start": "ZZZ"}, "start tile 'ZZZ' is not in the set (SW-2.1)"),
+    ({"tiles": ()}, "start tile 'D' is not in the set (SW-2.1)"),
+    ({"tiles": (*bundled().tiles, bundled().tiles[1])}, "ids must be unique and non-empty"),
+])
+def test_a_set_the_rules_refuse_is_a_usage_error_naming_the_file(tmp_path, command, change,
+                                                                 needle, monkeypatch):
+    """A set that decodes but breaks SW-1.x or SW-2.1 is refused as the file it is (exit 2
+    and its name), like any other fault of a --tileset file; nothing is written."""
+    path = _write(tmp_path, msgspec.structs.replace(bundled(), **change))
+    monkeypatch.chdir(tmp_path)
+    line = fail(*command, "--tileset", path, code=2)
+    assert f"{path}: " in line and needle in line, line
+    assert not (tmp_path / "g.jsonl").exists()
