@@ -117,8 +117,28 @@ def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
 
     # the seats were read and checked with the set-up (``meeple.engine.read_spec``)
     bots = {colour: bot_named(spec, time.process_time) for colour, spec in seats.items()}
+    _announce_long_seats(seats)
     state, written, _ = bot_turns(state, bots, None)
     return state, written
+
+
+#: a recorded seat's budget a move past which it is announced before it plays: seconds, or
+#: iterations (a few seconds of search)
+LONG_SECONDS, LONG_ITERATIONS = 10.0, 20_000
+
+
+def _announce_long_seats(seats: dict[str, str]) -> None:
+    """Say on stderr which recorded bot seats may think long, before they do: a log received
+    from someone else chooses them, and a wait with nothing said looks like a hang."""
+    from meeple.cli.output import note
+    from meeple.engine import read_spec
+
+    for colour, spec in seats.items():
+        _, iterations, seconds = read_spec(spec)
+        if (seconds or 0) > LONG_SECONDS or (iterations or 0) > LONG_ITERATIONS:
+            budget = f"{seconds:g} s" if seconds else f"{iterations:,} iterations"
+            note(f"{colour}'s bot seat ({spec}, recorded in the game) may think up to {budget} "
+                 "a move; Ctrl-C stops it and keeps every move before")
 
 
 def check_seat(spec: str, what: str, code: int, *, table: bool = False,

@@ -160,6 +160,8 @@ def test_ctrl_c_while_a_recorded_bot_thinks_keeps_the_persons_move(tmp_path):
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "interrupted while the bot seats played: every move before is written" in stderr
+    assert "black's bot seat (mcts:60s, recorded in the game) may think up to 60 s a move; " \
+           "Ctrl-C stops it and keeps every move before" in stderr  # said before it thinks
     assert hostile.read_bytes().startswith(before) and len(hostile.read_bytes()) > len(before)
     status = run_json("status", hostile)
     assert status["player"] == "black" and status["turn"] == 2  # red's turn stands
@@ -177,6 +179,7 @@ def test_after_an_undo_lands_on_a_bot_seat_the_next_line_says_how_it_plays(tmp_p
     assert "black, a bot seat (greedy), to play: `meeple continue GAME` lets it play" in said
     done = run_json("continue", game)
     assert done["status"]["player"] == "red"
+    assert "may think" not in run("place", game, *_first_move(game)).stderr  # a quick seat
 
 
 def test_session_bot_seats_and_recorded_seats_take_turns(tmp_path):
