@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from meeple.engine.errors import InvalidCommand
+
 
 class PlaceTile(msgspec.Struct, frozen=True):
     """SW-3.1: place the drawn tile at (x, y), turned ``rotation`` degrees clockwise."""
@@ -58,3 +60,28 @@ class Redo(msgspec.Struct, frozen=True):
 
 
 Command = PlaceTile | PlaceMeeple | SkipMeeple | TakeBack | DrawTile | RollDice | Undo | Redo
+
+#: every command type, for a check of what a script passes
+COMMANDS = (PlaceTile, PlaceMeeple, SkipMeeple, TakeBack, DrawTile, RollDice, Undo, Redo)
+
+
+def not_a_command(value: object) -> InvalidCommand:
+    """The error for a value passed as a command that is none."""
+    return InvalidCommand(f"not a command: a {type(value).__name__}",
+                          legal="a command is one of " + ", ".join(
+                              kind.__name__ for kind in COMMANDS) + " (from meeple.engine)")
+
+
+def checked(command: object) -> Command:
+    """``command``, if it is a command whose fields hold the types they declare (a script may
+    pass anything: ``PlaceTile("1", "0", "0")`` is refused here, not misread later).
+
+    :raises InvalidCommand: naming the command and the field.
+    """
+    if not isinstance(command, COMMANDS):
+        raise not_a_command(command)
+    try:
+        msgspec.convert(msgspec.to_builtins(command), type(command))
+    except (msgspec.ValidationError, TypeError) as exc:
+        raise InvalidCommand(f"{type(command).__name__}: {exc}") from None
+    return command

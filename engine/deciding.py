@@ -7,7 +7,7 @@ forbid, each with the rule id and what would be legal.
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Never, NoReturn
 
 from meeple.engine.board import (
     fitting_groups,
@@ -25,6 +25,7 @@ from meeple.engine.commands import (
     SkipMeeple,
     TakeBack,
     Undo,
+    not_a_command,
 )
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
@@ -88,7 +89,13 @@ def decide(state: GameState, command: Command) -> list[Event]:
             _require(state, "dice")
             return [decide_roll(state, command)]
         case _:
-            assert_never(command)
+            _not_a_command(command)
+
+
+def _not_a_command(command: Never) -> NoReturn:
+    """Past every case of ``decide`` (mypy checks that none is missing, as ``assert_never``
+    would): what a script passed is no command."""
+    raise not_a_command(command)
 
 
 def _require(state: GameState, needs: str) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from meeple.engine.check import verify
-from meeple.engine.commands import Command, PlaceTile, Redo, Undo
+from meeple.engine.commands import Command, PlaceTile, Redo, Undo, checked
 from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
 from meeple.engine.errors import InvalidCommand
@@ -157,9 +157,10 @@ class Game:
         """Play a command and everything the rules do after it; returns the events appended.
         Changes the game.
 
-        :raises InvalidCommand, IllegalMove: the game is left exactly as it was.
+        :raises InvalidCommand, IllegalMove: the game is left exactly as it was (a value that
+            is no command, or a field of the wrong type, is an ``InvalidCommand`` too).
         """
-        state, events = play(self._state, command)
+        state, events = play(self._state, checked(command))
         self._state = state
         self._events += events
         return events

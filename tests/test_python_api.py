@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from meeple.engine import Game, IllegalMove, PlaceTile, SkipMeeple, export, random_move
+from meeple.engine import (
+    Game,
+    IllegalMove,
+    InvalidCommand,
+    PlaceTile,
+    SkipMeeple,
+    decide,
+    export,
+    random_move,
+)
 from meeple.events import log
 from meeple.events.tileset import bundled
 
@@ -23,6 +32,25 @@ def test_the_readme_example_plays_a_game_to_the_end_and_writes_a_valid_log(tmp_p
     printed = capsys.readouterr().out
     assert "winners:" in printed
     assert run("check", tmp_path / "api-game.jsonl", "--json").stdout.count('"ok": true') == 1
+
+
+@pytest.mark.parametrize("command, words", [
+    ("place", "not a command: a str; a command is one of PlaceTile, PlaceMeeple"),
+    (None, "not a command: a NoneType"),
+    (42, "not a command: a int"),
+    (PlaceTile("1", "0", "0"), "PlaceTile: Expected `int`, got `str` - at `$.x`"),
+    (PlaceTile(0, 1, 90.0), "PlaceTile: Expected `int`, got `float` - at `$.rotation`"),
+])
+def test_what_is_no_command_is_an_invalid_command_and_changes_nothing(command, words):
+    game = Game.new(["red", "black"], bundled("star-wars"), seed="3")
+    before, events = export(game.state), game.events
+    with pytest.raises(InvalidCommand) as raised:
+        game.push(command)
+    assert words in str(raised.value)
+    assert export(game.state) == before and game.events == events
+    if not isinstance(command, PlaceTile):
+        with pytest.raises(InvalidCommand, match="not a command"):
+            decide(game.state, command)
 
 
 def test_an_illegal_move_leaves_the_game_exactly_as_it_was():
