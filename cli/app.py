@@ -742,13 +742,13 @@ def main() -> None:
     """
     gc.freeze()  # what the imports made lives as long as the process: collections skip it
     argv = sys.argv[1:]
-    if not wants_json(argv):
+    if not argv:  # the whole help, as typer shows it (exit 2)
         app_for(argv)(prog_name="meeple")
         return
-    # Under --json even a usage error is one JSON object on stderr (see ``output.fail``).
+    # A usage error is one line too, or under --json one JSON object (see ``output.fail``).
     from meeple.cli import output
 
-    output.errors_as_json = True
+    output.errors_as_json = wants_json(argv)
     # click's exceptions as typer raises them (its own copy of click in some versions)
     usage_error: type[Exception] = next(
         c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
@@ -756,8 +756,11 @@ def main() -> None:
         try:
             code = app_for(argv)(prog_name="meeple", standalone_mode=False)
         except usage_error as exc:
-            fail(getattr(exc, "format_message", exc.__str__)(), getattr(exc, "exit_code", 2),
-                 kind="usage")
+            message = getattr(exc, "format_message", exc.__str__)()
+            context = getattr(exc, "ctx", None)
+            if context is not None:
+                message += f" (see `{context.command_path} --help`)"
+            fail(message, getattr(exc, "exit_code", 2), kind="usage")
         except typer.Abort:
             fail("aborted", 1, kind="aborted")
     except typer.Exit as exc:

@@ -114,7 +114,8 @@ RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\
 
 
 def usage_box(stderr: str) -> bool:
-    """typer's own usage error: a boxed message under a ``Usage:`` line."""
+    """typer's own usage error: a boxed message under a ``Usage:`` line (as an in-process run
+    of the app shows it; ``meeple`` itself says it in one line: ``test_cli_entry.py``)."""
     return stderr.lstrip().startswith("Usage:") and "Error" in stderr
 
 
