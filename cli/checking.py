@@ -240,6 +240,7 @@ def head_report(hashes: Sequence[str], given: str) -> dict:
 def head_words(path: str, report: dict) -> str:
     """The sentence that says where ``--head`` lies in the log."""
     given, line, lines = report["head_given"], report["line"], report["lines"]
+    path = escaped(path)  # a newline in a file name cannot forge a line
     match report["matches"]:
         case "head":
             return f"{given} is the head of {path}: line {line}, the last"

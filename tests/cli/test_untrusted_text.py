@@ -21,6 +21,7 @@ from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, fail, note, say
 from meeple.cli.tilesheet import sheet
 from meeple.engine import EDITIONS, compile_tileset
+from meeple.events import log
 from meeple.events.model import TileDrawn
 from meeple.events.tileset import TileSetDef, content_hash
 
@@ -83,6 +84,10 @@ def test_a_hostile_file_name_in_a_checked_folder_forges_no_line_of_the_report(tm
     assert not RAW_CONTROL.search(out), out
     assert "z\\nFORGED evil.jsonl: ok\\t.jsonl: expect: no expected snapshot" in out
     assert "this seed is not the one the game committed to" in out
+    head = log.read(str(folder / hostile)).head[:12]
+    for given in (head, "0" * 16):  # where --head lies in the log: the sentence names the file
+        said = run("check", folder / hostile, "--head", given, code=0 if given == head else 1)
+        assert not [line for line in said.stdout.splitlines() if line.startswith("FORGED")]
 
 
 def test_say_and_note_keep_our_newlines_and_tabs_but_escape_every_control(capsys):
