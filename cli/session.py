@@ -116,8 +116,8 @@ def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
     from meeple.engine import bot_named
 
     # the seats were read and checked with the set-up (``meeple.engine.read_spec``)
-    bots = {colour: bot_named(spec, time.process_time) for colour, spec in seats.items()}
-    _announce_long_seats(seats)
+    bots = {colour: _announced(colour, spec, bot_named(spec, time.process_time))
+            for colour, spec in seats.items()}
     state, written, _ = bot_turns(state, bots, None)
     return state, written
 
@@ -127,18 +127,29 @@ def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
 LONG_SECONDS, LONG_ITERATIONS = 10.0, 20_000
 
 
-def _announce_long_seats(seats: dict[str, str]) -> None:
-    """Say on stderr which recorded bot seats may think long, before they do: a log received
-    from someone else chooses them, and a wait with nothing said looks like a hang."""
+def _announced(colour: str, spec: str, choose: Callable[[GameState], Command]
+               ) -> Callable[[GameState], Command]:
+    """``choose``, saying on stderr before its first move here when the seat may think long:
+    a log received from someone else chooses its budget, and a wait with nothing said looks
+    like a hang."""
     from meeple.cli.output import note
     from meeple.engine import read_spec
 
-    for colour, spec in seats.items():
-        _, iterations, seconds = read_spec(spec)
-        if (seconds or 0) > LONG_SECONDS or (iterations or 0) > LONG_ITERATIONS:
-            budget = f"{seconds:g} s" if seconds else f"{iterations:,} iterations"
-            note(f"{colour}'s bot seat ({spec}, recorded in the game) may think up to {budget} "
-                 "a move; Ctrl-C stops it and keeps every move before")
+    _, iterations, seconds = read_spec(spec)
+    if (seconds or 0) <= LONG_SECONDS and (iterations or 0) <= LONG_ITERATIONS:
+        return choose
+    budget = f"{seconds:g} s" if seconds else f"{iterations:,} iterations"
+    said = False
+
+    def announcing(state: GameState) -> Command:
+        nonlocal said
+        if not said:
+            note(f"{colour}'s bot seat ({spec}, recorded in the game) may think up to "
+                 f"{budget} a move; Ctrl-C stops it and keeps every move before")
+            said = True
+        return choose(state)
+
+    return announcing
 
 
 def check_seat(spec: str, what: str, code: int, *, table: bool = False,

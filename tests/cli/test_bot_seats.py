@@ -149,6 +149,17 @@ def test_a_new_game_with_bots_in_every_seat_is_refused_and_an_existing_file_befo
     assert time.process_time() - started < 5  # refused before the bot's first move
 
 
+def test_a_long_seat_is_named_only_when_it_is_to_play(tmp_path):
+    """Red's move lets black (greedy) play, then green, a person, is to act: white's long
+    seat does not play, so nothing is said of it."""
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black,green,white", "--seed", "5", "--bot",
+        "black=greedy", "--bot", "white=mcts:30s")
+    done = run("place", game, *_first_move(game))
+    assert "may think" not in done.stderr
+    assert run_json("status", game)["player"] == "green"
+
+
 def test_ctrl_c_while_a_recorded_bot_thinks_keeps_the_persons_move(tmp_path):
     hostile = _recorded(tmp_path, "mcts:60s")
     before = hostile.read_bytes()
