@@ -749,12 +749,21 @@ def main() -> None:
     from meeple.cli import output
 
     output.errors_as_json = wants_json(argv)
+    code = run_command(argv)
+    if code == 130 and not output.error_said:
+        output.tell_error("interrupted (Ctrl-C)", 130, kind="interrupted")
+    sys.exit(code)
+
+
+def run_command(argv: list[str]) -> int:
+    """Run one command line in this process (``main``, and each line of ``play``); returns
+    its exit code. A usage error is said in one line, naming the help to read."""
     # click's exceptions as typer raises them (its own copy of click in some versions)
     usage_error: type[Exception] = next(
         c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
         try:
-            code = app_for(argv)(prog_name="meeple", standalone_mode=False)
+            code = app_for(argv)(argv, prog_name="meeple", standalone_mode=False)
         except usage_error as exc:
             message = getattr(exc, "format_message", exc.__str__)()
             context = getattr(exc, "ctx", None)
@@ -765,9 +774,7 @@ def main() -> None:
             fail("aborted", 1, kind="aborted")
     except typer.Exit as exc:
         code = exc.exit_code
-    if code == 130 and not output.error_said:
-        output.tell_error("interrupted (Ctrl-C)", 130, kind="interrupted")
-    sys.exit(code if isinstance(code, int) else 0)
+    return code if isinstance(code, int) else 0
 
 
 def app_for(argv: list[str]) -> typer.Typer:

@@ -30,13 +30,9 @@ HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell
 
 def _run(argv: list[str]) -> int:
     """Run one CLI command in this process; its exit code (its messages are already shown)."""
-    from meeple.cli.app import app_for
+    from meeple.cli.app import run_command
 
-    try:
-        app_for(argv)(argv, prog_name="meeple")
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    return 0
+    return run_command(argv)
 
 
 def _state(path: str):

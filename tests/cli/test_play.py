@@ -42,6 +42,16 @@ def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
     run("check", game)
 
 
+def test_a_usage_error_typed_to_play_is_one_line(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "2")
+    done = _play(game, "undo --steps x\nquit\n")
+    assert done.returncode == 1
+    said = [line for line in done.stderr.splitlines() if line.strip()]
+    assert said == ["meeple: error: Invalid value for '--steps': 'x' is not a valid int. "
+                    "(see `meeple undo --help`)"], done.stderr
+
+
 def test_a_piped_line_too_long_to_be_a_command_ends_the_session_at_once(tmp_path):
     """Bounded input: a line is read only up to the longest command, so a huge line (or an
     endless one) costs no more than that and leaves the log as it was."""
