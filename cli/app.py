@@ -107,7 +107,7 @@ def guarded(fn):
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
             raise typer.Exit(0) from None
         except Failure as exc:
-            fail(exc.message, exc.code)
+            fail(exc.message, exc.code, rule=exc.rule, legal=exc.legal)
         except OSError as exc:
             if exc.errno not in _WRITE_FAULTS:
                 raise

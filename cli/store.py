@@ -44,9 +44,12 @@ RECORD_ROOM = 8192
 class Failure(Exception):
     """A failure the CLI reports in one line with an exit code (1 invalid, 3 corrupt log)."""
 
-    def __init__(self, message: str, code: int = 1):
+    def __init__(self, message: str, code: int = 1, *, rule: str | None = None,
+                 legal: str | None = None):
         self.message = message
         self.code = code
+        #: the rule id and what would be legal, where a rule refused it (``--json`` says them)
+        self.rule, self.legal = rule, legal
         super().__init__(message, code)
 
 
@@ -255,7 +258,7 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
         try:
             compile_tileset(definition)  # (kept: the game played with it compiles it once)
         except TileSetError as exc:
-            raise Failure(f"{where}: {exc}", 2) from None
+            raise Failure(f"{where}: {exc}", 2, rule=exc.rule, legal=exc.legal) from None
     return definition
 
 

@@ -2,7 +2,10 @@
 a total past the limits, control characters, a file that is not a regular file or is too
 large for a game log line (issue: trust under attack, section 1 and 2)."""
 
+import json
 import os
+import subprocess
+import sys
 import time
 
 import msgspec
@@ -74,13 +77,14 @@ def test_a_set_too_large_for_one_log_line_is_refused_by_new(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("command", [["tiles"], ["new", "g.jsonl", "--players", "red,black"]])
-@pytest.mark.parametrize("change, needle", [
-    ({"start": "ZZZ"}, "start tile 'ZZZ' is not in the set (SW-2.1)"),
-    ({"tiles": ()}, "start tile 'D' is not in the set (SW-2.1)"),
-    ({"tiles": (*bundled().tiles, bundled().tiles[1])}, "ids must be unique and non-empty"),
+@pytest.mark.parametrize("change, needle, rule", [
+    ({"start": "ZZZ"}, "start tile 'ZZZ' is not in the set (SW-2.1)", "SW-2.1"),
+    ({"tiles": ()}, "start tile 'D' is not in the set (SW-2.1)", "SW-2.1"),
+    ({"tiles": (*bundled().tiles, bundled().tiles[1])}, "ids must be unique and non-empty",
+     "SW-1.3"),
 ])
 def test_a_set_the_rules_refuse_is_a_usage_error_naming_the_file(tmp_path, command, change,
-                                                                 needle, monkeypatch):
+                                                                 needle, rule, monkeypatch):
     """A set that decodes but breaks SW-1.x or SW-2.1 is refused as the file it is (exit 2
     and its name), like any other fault of a --tileset file; nothing is written."""
     path = _write(tmp_path, msgspec.structs.replace(bundled(), **change))
@@ -88,3 +92,8 @@ def test_a_set_the_rules_refuse_is_a_usage_error_naming_the_file(tmp_path, comma
     line = fail(*command, "--tileset", path, code=2)
     assert f"{path}: " in line and needle in line, line
     assert not (tmp_path / "g.jsonl").exists()
+    done = subprocess.run([sys.executable, "-m", "meeple.cli.app", *command, "--tileset", path,
+                           "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    error = json.loads(done.stderr)
+    assert (done.returncode, error["kind"], error["rule"]) == (2, "usage", rule), done.stderr
+    assert needle in error["error"]
