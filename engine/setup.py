@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import get_args
 
 from meeple.engine import chance
 from meeple.engine.board import lay
@@ -22,6 +23,7 @@ from meeple.events.model import (
     Options,
     PlayerDef,
     TileSetRecord,
+    Unplaceable,
 )
 from meeple.events.text import setup_control
 from meeple.events.tileset import TileSetDef, content_hash, limits_fault
@@ -173,7 +175,7 @@ def _check_unplaceable(edition: Edition, choice: str) -> None:
         offered = " or ".join(edition.unplaceable)
         raise InvalidCommand(
             f"the {edition.name} edition has no {choice} option for an unplaceable tile"
-            if choice in ("discard", "reshuffle") else
+            if choice in get_args(Unplaceable) else
             f"unplaceable must be {offered}, not {choice!r}",
             rule=edition.rule("unplaceable"), legal=f"unplaceable {offered}")
 

@@ -195,7 +195,6 @@ class TileType(msgspec.Struct):
         self.most_rotations = max((n for need, n in self.widths.items() if need), default=1)
 
 
-
 class TileSet(msgspec.Struct):
     """A validated tile set: its definition, content hash and compiled tile types."""
 
