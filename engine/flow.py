@@ -109,41 +109,47 @@ def _set_aside(state: GameState, seq: int, tile: str) -> Event:
     return TileSetAside(seq=seq, player=state.player, tile=tile, disposition="discarded")
 
 
-def turn_realms(state: GameState) -> list[int]:
-    """SW-5.5: realms touched by the placed tile by first edge N, E, S, W (inner fields
-    after), then its planet or cloister, then the attacked planet; as union-find roots,
-    each once."""
+def held_turn_realms(state: GameState) -> list[int]:
+    """SW-5.5: the realms touched by the placed tile that hold a meeple (no other battles or
+    scores), by first edge N, E, S, W (inner fields after), then its planet or cloister, then
+    the attacked planet; as union-find roots, each once."""
     assert state.placed_at is not None
     placed = state.board[state.placed_at]
     nodes = placed.nodes
-    find = state.realms.find
-    parent = state.realms.parent
+    realms = state.realms
+    find = realms.find
+    parent = realms.parent
+    data = realms.data
     roots = []
     for index in placed.tile.orientations[placed.r].turn_order:
         root = parent[nodes[index]]
         if parent[root] != root:  # (a root, or a node next to one, needs no call)
             root = find(root)
-        if root not in roots:
+        if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
     if placed.tile.planet >= 0:
-        roots.append(find(nodes[placed.tile.planet]))
+        root = find(nodes[placed.tile.planet])
+        if data[root].meeples:  # type: ignore[union-attr]
+            roots.append(root)
     if state.attacked is not None:
         target = state.board[state.attacked]
         root = find(target.nodes[target.tile.planet])
-        if root not in roots:
+        if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
     return roots
 
 
-def _scoring_realms(state: GameState, roots: list[int]) -> list[int]:
-    """SW-6.1: what may complete this turn: the turn realms ``roots``, then the planets
-    around, N clockwise."""
+def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
+    """SW-6.1: what may complete this turn and pay: the held turn realms ``roots``, then the
+    planets around that hold a meeple, N clockwise."""
     board = state.board
-    find = state.realms.find
+    realms = state.realms
+    find = realms.find
+    data = realms.data
     for cell in state.centres_near.get(state.placed_at, ()):  # type: ignore[arg-type]
         other = board[cell]
         root = find(other.nodes[other.tile.planet])
-        if root not in roots:
+        if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
     return roots
 
@@ -154,7 +160,7 @@ def _anchor(state: GameState, realm: Realm):
 
 def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
-    roots = turn_realms(state)
+    roots = held_turn_realms(state)
     edition = state.edition
     if edition.contest == "battle":
         for root in roots:
@@ -169,10 +175,10 @@ def _resolve(state: GameState, seq: int) -> Event:
                     realm=_anchor(state, realm),
                     sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
                 )
-    for root in _scoring_realms(state, roots):
+    for root in _held_scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None
-        if not realm.meeples or not complete(state, realm):
+        if not complete(state, realm):
             continue
         paid = realm.paid or ()
         pending = [side for side in scorers(state, realm) if side not in paid]
