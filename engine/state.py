@@ -93,77 +93,95 @@ class Step(msgspec.Struct):
         return self.events[0].seq
 
 
-class GameState(msgspec.Struct):
-    setup: GameStarted
-    tileset: TileSet
-    players: tuple[str, ...]
-    side_of: dict[str, str]
-    sides: tuple[str, ...]
-    faction: dict[str, str]
-    scores: dict[str, int]
-    reserve: dict[str, dict[str, int]]
-    remaining: dict[str, int]
-    pile: list[str]
-    #: the game's edition: its data and the rules that differ between games
-    edition: Edition
-    #: a digital game: draws and dice come from the seed (SW-5.6)
-    digital: bool
-    #: whether draws and dice can be computed here: an open seed, or a sealed one's secret,
-    #: in a state that does not sample chance (``sampled``)
-    chance_known: bool
-    #: the colour whose turn it is: ``players[current]``
-    player: Colour
-    turn: int = 1
-    current: int = 0
-    phase: str = "draw"
-    drawn: str | None = None
-    board: dict[tuple[int, int], Placed] = msgspec.field(default_factory=dict)
-    #: every empty cell next to a tile, with its need (``meeple.engine.board``)
-    frontier: dict[tuple[int, int], int] = msgspec.field(default_factory=dict)
-    #: the frontier cells of each need, in the order they took it
-    groups: dict[int, dict[tuple[int, int], None]] = msgspec.field(default_factory=dict)
-    realms: Realms = msgspec.field(default_factory=Realms)
-    placed_at: tuple[int, int] | None = None
-    attacked: tuple[int, int] | None = None
-    battle: Battle | None = None
-    dice_used: int = 0
-    reinserts: int = 0
-    set_aside: list[str] = msgspec.field(default_factory=list)
-    placements: list[tuple[int, int]] = msgspec.field(default_factory=list)
-    planet_cells: list[tuple[int, int]] = msgspec.field(default_factory=list)
-    #: for each cell, the cells around it (in ``AROUND`` order) whose tile has a centre
-    #: feature, a planet or a cloister (``meeple.engine.board.lay`` keeps it)
-    centres_near: dict[tuple[int, int], tuple[tuple[int, int], ...]] = \
-        msgspec.field(default_factory=dict)
-    next_seq: int = 1
-    steps: list[Step] = msgspec.field(default_factory=list)
-    redo: list[Step] = msgspec.field(default_factory=list)
-    winners: tuple[str, ...] | None = None
-    secret: str | None = None
-    snapshots: Snapshots = msgspec.field(default_factory=Snapshots)
-    #: set once an undo has replaced this state: it is kept for redo and must not change
-    superseded: bool = False
-    #: ``next_event`` of this state, once asked: ``(event or None,)``; every change clears it
-    next_memo: tuple[Event | None] | None = None
-    #: ``meeple.engine.deciding.attack_targets``: (planets indexed, targets by cell); a copy
-    #: starts without it, so no two states ever share it while it grows
-    attack_memo: tuple[int, dict] | None = None
-    #: the realms the end of the game scores, in order, and the first not paid in full
-    #: (``meeple.engine.flow``): worked out once the last tile is played
-    final_queue: tuple[int, ...] | None = None
-    final_from: int = 0
-    #: a detached state's frontier cells as a list, and where each is in it, so that a
-    #: playout picks a cell in one step (``meeple.engine.board.sample_placement``); ``None``
-    #: in the referee's states (``lay`` keeps them where they are not)
-    cells: list[tuple[int, int]] | None = None
-    cell_at: dict[tuple[int, int], int] | None = None
-    #: a copy played on without a log by a search (``meeple.engine.detached``): it keeps no
-    #: undo steps, and ``evolve`` refuses it
-    detached: bool = False
-    #: draws and dice are sampled by a search from what players can see: ``pile`` is then the
-    #: bag of tiles left, in an order that says nothing of the hidden one, and the rules wait
-    #: for every draw and roll as in table mode
-    sampled: bool = False
+class GameState:
+    """Everything a game's events have made so far: the board, realms, scores, whose turn it
+    is and what the game waits for, with the memos the rules keep (a plain class: the rules
+    change its fields on every event, which an interpreter speeds up for plain classes)."""
+
+    def __init__(self, setup: GameStarted,
+                 tileset: TileSet,
+                 players: tuple[str, ...],
+                 side_of: dict[str, str],
+                 sides: tuple[str, ...],
+                 faction: dict[str, str],
+                 scores: dict[str, int],
+                 reserve: dict[str, dict[str, int]],
+                 remaining: dict[str, int],
+                 pile: list[str],
+                 edition: Edition,
+                 digital: bool,
+                 chance_known: bool,
+                 player: Colour, *,
+                 secret: str | None = None) -> None:
+        self.setup: GameStarted = setup
+        self.tileset: TileSet = tileset
+        self.players: tuple[str, ...] = players
+        self.side_of: dict[str, str] = side_of
+        self.sides: tuple[str, ...] = sides
+        self.faction: dict[str, str] = faction
+        self.scores: dict[str, int] = scores
+        self.reserve: dict[str, dict[str, int]] = reserve
+        self.remaining: dict[str, int] = remaining
+        self.pile: list[str] = pile
+        #: the game's edition: its data and the rules that differ between games
+        self.edition: Edition = edition
+        #: a digital game: draws and dice come from the seed (SW-5.6)
+        self.digital: bool = digital
+        #: whether draws and dice can be computed here: an open seed, or a sealed one's secret,
+        #: in a state that does not sample chance (``sampled``)
+        self.chance_known: bool = chance_known
+        #: the colour whose turn it is: ``players[current]``
+        self.player: Colour = player
+        self.turn: int = 1
+        self.current: int = 0
+        self.phase: str = "draw"
+        self.drawn: str | None = None
+        self.board: dict[tuple[int, int], Placed] = {}
+        #: every empty cell next to a tile, with its need (``meeple.engine.board``)
+        self.frontier: dict[tuple[int, int], int] = {}
+        #: the frontier cells of each need, in the order they took it
+        self.groups: dict[int, dict[tuple[int, int], None]] = {}
+        self.realms: Realms = Realms()
+        self.placed_at: tuple[int, int] | None = None
+        self.attacked: tuple[int, int] | None = None
+        self.battle: Battle | None = None
+        self.dice_used: int = 0
+        self.reinserts: int = 0
+        self.set_aside: list[str] = []
+        self.placements: list[tuple[int, int]] = []
+        self.planet_cells: list[tuple[int, int]] = []
+        #: for each cell, the cells around it (in ``AROUND`` order) whose tile has a centre
+        #: feature, a planet or a cloister (``meeple.engine.board.lay`` keeps it)
+        self.centres_near: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+        self.next_seq: int = 1
+        self.steps: list[Step] = []
+        self.redo: list[Step] = []
+        self.winners: tuple[str, ...] | None = None
+        self.secret: str | None = secret
+        self.snapshots: Snapshots = Snapshots()
+        #: set once an undo has replaced this state: it is kept for redo and must not change
+        self.superseded: bool = False
+        #: ``next_event`` of this state, once asked: ``(event or None,)``; every change clears it
+        self.next_memo: tuple[Event | None] | None = None
+        #: ``meeple.engine.deciding.attack_targets``: (planets indexed, targets by cell); a copy
+        #: starts without it, so no two states ever share it while it grows
+        self.attack_memo: tuple[int, dict] | None = None
+        #: the realms the end of the game scores, in order, and the first not paid in full
+        #: (``meeple.engine.flow``): worked out once the last tile is played
+        self.final_queue: tuple[int, ...] | None = None
+        self.final_from: int = 0
+        #: a detached state's frontier cells as a list, and where each is in it, so that a
+        #: playout picks a cell in one step (``meeple.engine.board.sample_placement``); ``None``
+        #: in the referee's states (``lay`` keeps them where they are not)
+        self.cells: list[tuple[int, int]] | None = None
+        self.cell_at: dict[tuple[int, int], int] | None = None
+        #: a copy played on without a log by a search (``meeple.engine.detached``): it keeps no
+        #: undo steps, and ``evolve`` refuses it
+        self.detached: bool = False
+        #: draws and dice are sampled by a search from what players can see: ``pile`` is then the
+        #: bag of tiles left, in an order that says nothing of the hidden one, and the rules wait
+        #: for every draw and roll as in table mode
+        self.sampled: bool = False
 
     def copy(self) -> GameState:
         """An independent copy of the state: playing on either leaves the other as it was.
@@ -177,29 +195,29 @@ class GameState(msgspec.Struct):
             battle = Battle(battle.root, battle.spot, dict(battle.dice), list(battle.active),
                             dict(battle.roll) if battle.roll is not None else None,
                             set(battle.tie_paid))
-        return msgspec.structs.replace(
-            self,
-            scores=dict(self.scores),
-            reserve={colour: dict(r) for colour, r in self.reserve.items()},
-            remaining=dict(self.remaining),
-            pile=list(self.pile),
-            board=dict(self.board),
-            frontier=dict(self.frontier),
-            groups={need: dict(group) for need, group in self.groups.items()},
-            realms=self.realms.copy(),
-            battle=battle,
-            set_aside=list(self.set_aside),
-            placements=list(self.placements),
-            planet_cells=list(self.planet_cells),
-            centres_near=dict(self.centres_near),
-            cells=None if self.cells is None else list(self.cells),
-            cell_at=None if self.cell_at is None else dict(self.cell_at),
-            steps=self._steps_copy(),
-            redo=list(self.redo),
-            superseded=False,
-            attack_memo=None,
-            snapshots=Snapshots(),
-        )
+        copy = GameState.__new__(GameState)
+        copy.__dict__.update(self.__dict__)  # (then a copy of each field that changes)
+        copy.scores = dict(self.scores)
+        copy.reserve = {colour: dict(r) for colour, r in self.reserve.items()}
+        copy.remaining = dict(self.remaining)
+        copy.pile = list(self.pile)
+        copy.board = dict(self.board)
+        copy.frontier = dict(self.frontier)
+        copy.groups = {need: dict(group) for need, group in self.groups.items()}
+        copy.realms = self.realms.copy()
+        copy.battle = battle
+        copy.set_aside = list(self.set_aside)
+        copy.placements = list(self.placements)
+        copy.planet_cells = list(self.planet_cells)
+        copy.centres_near = dict(self.centres_near)
+        copy.cells = None if self.cells is None else list(self.cells)
+        copy.cell_at = None if self.cell_at is None else dict(self.cell_at)
+        copy.steps = self._steps_copy()
+        copy.redo = list(self.redo)
+        copy.superseded = False
+        copy.attack_memo = None
+        copy.snapshots = Snapshots()
+        return copy
 
     def continued(self) -> GameState:
         """A copy that goes on along this state's own line of play (consequences written
