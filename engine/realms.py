@@ -18,7 +18,6 @@ shares them; a new realm without a symbol shares one empty mapping.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import repeat
 from types import MappingProxyType
 
 import msgspec
@@ -133,8 +132,8 @@ class Realms:
         count = len(features)
         nodes = tuple(range(first, first + count))
         parent.extend(nodes)
-        data.extend(repeat(None, count))
-        self.where.extend(zip(repeat(xy), targets))
+        data += [None] * count
+        self.where += [(xy, target) for target in targets]
         token = self.token
         for mine, their in joins:
             node = first + mine
