@@ -26,10 +26,10 @@ def _below(seed: bytes, purpose: bytes, index: int, n: int) -> int:
     if n <= 0:
         raise ValueError("n must be positive")
     limit = _SPAN - _SPAN % n
-    head = b"meeple-v1\0%b\0%d\0" % (purpose, index)
     attempt = 0
     while True:
-        value = int.from_bytes(sha256(head + b"%d\0" % attempt + seed).digest()[:8], "big")
+        value = int.from_bytes(sha256(b"meeple-v1\0%b\0%d\0%d\0%b" % (purpose, index, attempt,
+                                                                     seed)).digest()[:8], "big")
         if value < limit:
             return value % n
         attempt += 1
