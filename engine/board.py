@@ -30,11 +30,19 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     frontier = state.frontier
     groups = state.groups
     need = frontier.pop(xy, None)
-    if need is not None:
-        _leave(groups, need, xy)
+    if need is not None:  # the cell leaves the frontier, and the group of its need
+        left = groups[need]
+        del left[xy]
+        if not left:
+            del groups[need]
     cells = state.cells
-    if cells is not None:
-        _drop_cell(cells, state.cell_at, xy)  # type: ignore[arg-type]
+    if cells is not None:  # and a detached state's list of cells (the last takes its place)
+        cell_at = state.cell_at
+        at = cell_at.pop(xy)  # type: ignore[union-attr]
+        last = cells.pop()
+        if last != xy:
+            cells[at] = last
+            cell_at[last] = at  # type: ignore[index]
     joins = []
     offers = o.offers
     side_ports = o.side_ports
@@ -91,25 +99,6 @@ def _in_around_order(cell: tuple[int, int], cells: tuple[tuple[int, int], ...]) 
         tuple[int, int], ...]:
     x, y = cell
     return tuple(sorted(cells, key=lambda c: AROUND_INDEX[c[0] - x, c[1] - y]))
-
-
-def _leave(groups: dict[int, dict[tuple[int, int], None]], need: int,
-           cell: tuple[int, int]) -> None:
-    group = groups[need]
-    del group[cell]
-    if not group:
-        del groups[need]
-
-
-def _drop_cell(cells: list[tuple[int, int]], cell_at: dict[tuple[int, int], int],
-               cell: tuple[int, int]) -> None:
-    """Take ``cell`` out of a detached state's list of frontier cells (the last takes its
-    place)."""
-    at = cell_at.pop(cell)
-    last = cells.pop()
-    if last != cell:
-        cells[at] = last
-        cell_at[last] = at
 
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:

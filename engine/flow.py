@@ -83,9 +83,8 @@ def consequence(state: GameState) -> Event | None:
         return None
     if phase == "place":
         assert state.drawn is not None
-        tile = state.tileset.types[state.drawn]
-        if placeable(state, tile):
-            return None
+        if not state.groups.keys().isdisjoint(state.tileset.types[state.drawn].fitting):
+            return None  # (``placeable``, inline: asked once a turn)
         return _set_aside(state, seq, state.drawn)
     if phase == "resolve":
         if state.battle is not None:
@@ -128,7 +127,9 @@ def held_turn_realms(state: GameState) -> list[int]:
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
     if placed.tile.planet >= 0:
-        root = find(nodes[placed.tile.planet])
+        root = nodes[placed.tile.planet]
+        if parent[root] != root:  # (a root needs no call)
+            root = find(root)
         if data[root].meeples:  # type: ignore[union-attr]
             roots.append(root)
     if state.attacked is not None:
@@ -144,11 +145,13 @@ def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     planets around that hold a meeple, N clockwise."""
     board = state.board
     realms = state.realms
-    find = realms.find
+    parent = realms.parent
     data = realms.data
     for cell in state.centres_near.get(state.placed_at, ()):  # type: ignore[arg-type]
         other = board[cell]
-        root = find(other.nodes[other.tile.planet])
+        root = other.nodes[other.tile.planet]
+        if parent[root] != root:  # (a root needs no call)
+            root = realms.find(root)
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
     return roots
