@@ -151,5 +151,9 @@ class Expansion:
 
 def sides_present(realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
     """The sides holding meeples in a realm, in seating order (SW-5.1, SW-8.2, CL-5)."""
-    present = {side_of[colour] for colour, _, _ in realm.meeples}
+    present = set()
+    for colour, _, _ in realm.meeples:  # (a loop: a comprehension is a call of its own)
+        present.add(side_of[colour])
+    if len(present) < 2:
+        return list(present)
     return [side for side in sides if side in present]
