@@ -221,6 +221,7 @@ def draw_tile(state: GameState, tile: str) -> None:
     """The player to move draws ``tile`` (trusted: the draw the rules or the players made)."""
     state.next_memo = None
     state.remaining[tile] -= 1
+    state.left -= 1
     if state.sampled:  # (a sampling state's chance is never known: checked first)
         state.pile.remove(tile)
     elif state.digital and state.chance_known:
@@ -234,6 +235,7 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
     state.phase = "draw"
     if event.disposition == "reshuffled":
         state.remaining[event.tile] += 1
+        state.left += 1
         if event.position is not None:
             if state.chance_known:
                 state.pile.insert(len(state.pile) - event.position, event.tile)

@@ -76,7 +76,7 @@ def consequence(state: GameState) -> Event | None:
     phase = state.phase
     seq = state.next_seq
     if phase == "draw":
-        if not any(state.remaining.values()):  # no tile left (``tiles_left() == 0``)
+        if not state.left:  # no tile left
             return _final(state, seq)
         if state.digital and state.chance_known:
             return TileDrawn(seq=seq, player=state.player, tile=state.pile[-1])

@@ -122,6 +122,8 @@ class GameState:
         self.scores: dict[str, int] = scores
         self.reserve: dict[str, dict[str, int]] = reserve
         self.remaining: dict[str, int] = remaining
+        #: how many tiles are left to draw: the sum of ``remaining``, kept as it changes
+        self.left: int = sum(remaining.values())
         self.pile: list[str] = pile
         #: the game's edition: its data and the rules that differ between games
         self.edition: Edition = edition
@@ -250,7 +252,7 @@ class GameState:
         return seed
 
     def tiles_left(self) -> int:
-        return sum(self.remaining.values())
+        return self.left
 
     def name_of(self, colour: str) -> str:
         for p in self.setup.players:

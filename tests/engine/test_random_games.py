@@ -1,7 +1,8 @@
 """Seeded random games to the end, both editions, with invariants checked after every event.
 
 Invariants: the log round-trips through JSON and replays to the same state; meeples are
-conserved; no score ever decreases; every tile is placed or set aside exactly once.
+conserved; no score ever decreases; the count of tiles left is the sum of those left of
+each type; every tile is placed or set aside exactly once.
 """
 
 from collections import Counter
@@ -50,6 +51,7 @@ def check_invariants(state: GameState, before: dict[str, int]) -> None:
             assert left[figure.name] + on_board[(colour, figure.name)] == figure.count
     for side, points in state.scores.items():
         assert points >= before[side]
+    assert state.tiles_left() == sum(state.remaining.values())  # (kept as tiles are drawn)
 
 
 def play_to_the_end(first) -> None:

@@ -159,6 +159,7 @@ def test_unplaceable_tile_is_discarded_and_the_player_draws_again():
     assert [(e.tile, e.disposition) for e in aside] == [("X4", "discarded")]
     assert t.waiting == "draw" and t.state.player == "red"
     assert t.state.set_aside == ["X4"] and t.state.remaining["X4"] == 0
+    assert t.state.tiles_left() == sum(t.state.remaining.values())
 
 
 def test_unplaceable_tile_goes_back_into_the_pile_with_reshuffle():
@@ -169,6 +170,7 @@ def test_unplaceable_tile_goes_back_into_the_pile_with_reshuffle():
         ("X4", "reshuffled")
     ]
     assert t.state.remaining["X4"] == 1 and t.state.set_aside == []
+    assert t.state.tiles_left() == sum(t.state.remaining.values())
 
 
 def test_reshuffle_in_digital_mode_reinserts_below_the_top_and_ends_when_nothing_fits():

@@ -97,6 +97,7 @@ def test_table_mode_can_fix_a_mistyped_draw_in_the_current_turn():
     t.do(DrawTile("U"))
     t.do(Undo())
     assert awaiting(t.state) == "draw" and t.state.remaining["U"] == 6
+    assert t.state.tiles_left() == sum(t.state.remaining.values())
     t.do(DrawTile("V"))
     t.do(PlaceTile(*_first_spot(t)))
     t.do(SkipMeeple())
