@@ -122,7 +122,9 @@ class GameState:
         self.scores: dict[str, int] = scores
         self.reserve: dict[str, dict[str, int]] = reserve
         self.remaining: dict[str, int] = remaining
-        #: how many tiles are left to draw: the sum of ``remaining``, kept as it changes
+        #: how many tiles are left to draw: the sum of ``remaining``, kept by the appliers that
+        #: change it (``draw_tile``, a reshuffle in ``_tile_set_aside``); change ``remaining``
+        #: only through them
         self.left: int = sum(remaining.values())
         self.pile: list[str] = pile
         #: the game's edition: its data and the rules that differ between games
