@@ -201,6 +201,9 @@ def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
 def _check_input(state: GameState, event: Event) -> Finding | None:
     command = command_of(event)
     if command is None or not (is_input(state, event) or isinstance(event, (Undone, Redone))):
+        if state.phase == "over":
+            return Finding(event.seq, "the game was over here (game_ended): no consequence "
+                           "follows it", None, "nothing, or an undo", _text(event, state))
         return Finding(event.seq, "the game was waiting for a player's move here, not a "
                        "consequence", None, "an input (placement, meeple, draw, dice or undo)",
                        _text(event, state))

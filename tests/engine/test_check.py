@@ -2,10 +2,10 @@
 
 import msgspec
 
-from meeple.engine import verify
-from meeple.events.model import DiceRolled, PointsScored, Roll, TilePlaced
+from meeple.engine import awaiting, new_game, play, random_move, settle, start, verify
+from meeple.events.model import DiceRolled, PointsScored, Roll, TileDrawn, TilePlaced
 
-from helpers import route_battle
+from helpers import bundled, route_battle
 
 
 def _battle_game():
@@ -45,3 +45,19 @@ def test_a_wrong_dice_count_is_reported():
                                                           Roll(side="white", values=(2,))))
     finding = verify(events).finding
     assert finding.rule == "SW-5.2" and "rolls 1 dice" in finding.message
+
+
+def test_a_draw_written_after_the_end_is_reported_as_following_a_finished_game():
+    """Nothing the rules do follows game_ended: the finding says the game was over, not that
+    it waited for a move."""
+    first = new_game(["red", "black"], bundled(), seed="over-1")
+    state, events = settle(start(first))
+    events = [first, *events]
+    while awaiting(state) != "over":
+        state, written = play(state, random_move(state))
+        events += written
+    draw = next(e for e in events if isinstance(e, TileDrawn))
+    events.append(msgspec.structs.replace(draw, seq=len(events)))
+    finding = verify(events).finding
+    assert finding.seq == len(events) - 1
+    assert finding.message.startswith("the game was over here")
