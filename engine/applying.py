@@ -272,6 +272,7 @@ def place_meeple(state: GameState, colour: str, target: str, figure: str) -> Non
         attacked = None
     state.reserve[colour][figure] -= 1
     state.realms.changing(node).meeples += ((colour, figure, node),)  # type: ignore[operator]
+    state.held_nodes.append(node)
     state.attacked = attacked
     state.phase = "resolve"
 

@@ -20,6 +20,7 @@ from meeple.engine.scoring import (
     dice_for,
     farm_points,
     final_points,
+    held_roots,
     scorers,
 )
 from meeple.engine.state import Battle, GameState
@@ -233,20 +234,24 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
     return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
 
 
-def _final_queue(state: GameState) -> tuple[int, ...]:
-    """The realms the end of the game scores (SW-7.2, CL-6), as roots in scoring order: those
-    holding meeples, first placed first, classic farms after the rest and only those worth
-    points. Worked out once: at the end nothing joins realms or moves a meeple."""
+def _final_queue(state: GameState) -> tuple[tuple[int, tuple[int, int] | None], ...]:
+    """The realms the end of the game scores (SW-7.2, CL-6), in scoring order: those holding
+    meeples, first placed first, classic farms after the rest and only those worth points;
+    each as its root and, for a farm, its (points, cities). Worked out once: at the end
+    nothing joins realms or moves a meeple."""
     field = state.tileset.vocabulary.field
+    data = state.realms.data
     found = []
-    for root, realm in enumerate(state.realms.data):
-        if realm is None or not realm.meeples:
-            continue
-        farm = realm.kind == field
-        if farm and not farm_points(state, realm)[0]:
-            continue
-        found.append((farm, realm.anchor, root))
-    return tuple(root for _, _, root in sorted(found))
+    for root in held_roots(state):
+        realm: Realm = data[root]  # type: ignore[assignment]
+        farm = None
+        if realm.kind == field:
+            farm = farm_points(state, realm)
+            if not farm[0]:
+                continue
+        found.append((farm is not None, realm.anchor, root, farm))
+    found.sort()
+    return tuple((root, farm) for _, _, root, farm in found)
 
 
 def _final(state: GameState, seq: int) -> Event | None:
@@ -260,15 +265,16 @@ def _final(state: GameState, seq: int) -> Event | None:
         queue = state.final_queue = _final_queue(state)
     data = state.realms.data
     for at in range(state.final_from, len(queue)):
-        realm = data[queue[at]]
+        root, farm = queue[at]
+        realm = data[root]
         assert realm is not None
         paid = realm.paid or ()
         pending = [side for side in scorers(state, realm) if side not in paid]
         if not pending:
             continue
         state.final_from = at  # the realms before are paid in full, here and from now on
-        if realm.kind == state.tileset.vocabulary.field:
-            points, cities = farm_points(state, realm)
+        if farm is not None:
+            points, cities = farm
             return PointsScored(seq=seq, side=pending[0], points=points, reason="farm", rule=rule,
                                 realm=_anchor(state, realm), tiles=len(realm.tiles),
                                 cities=cities)

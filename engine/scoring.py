@@ -48,6 +48,15 @@ def farm_points(state: GameState, realm: Realm) -> tuple[int, int]:
     return FARM_POINTS_PER_CITY * cities, cities
 
 
+def held_roots(state: GameState) -> set[int]:
+    """The realms holding a figure now, as union-find roots: found from the nodes figures were
+    placed on (``GameState.held_nodes``), not from every realm."""
+    find = state.realms.find
+    data = state.realms.data
+    return {root for root in {find(node) for node in state.held_nodes}
+            if data[root].meeples}  # type: ignore[union-attr]
+
+
 def scorers(state: GameState, realm: Realm) -> list[str]:
     """Who scores a realm, in seating order, as the edition settles it: the one side left
     after battles (SW-5, SW-6.1), or every side with the most followers (CL-5)."""
@@ -70,9 +79,9 @@ def projected(state: GameState) -> dict[str, int]:
     A search's cheap evaluation of a position."""
     scores = dict(state.scores)
     field = state.tileset.vocabulary.field
-    for realm in state.realms.data:
-        if realm is None or not realm.meeples:
-            continue
+    data = state.realms.data
+    for root in held_roots(state):
+        realm: Realm = data[root]  # type: ignore[assignment]
         paid = realm.paid or ()
         points = farm_points(state, realm)[0] if realm.kind == field \
             else final_points(state, realm)[0]

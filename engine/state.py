@@ -172,8 +172,11 @@ class GameState:
         self.attack_memo: tuple[int, dict] | None = None
         #: the realms the end of the game scores, in order, and the first not paid in full
         #: (``meeple.engine.flow``): worked out once the last tile is played
-        self.final_queue: tuple[int, ...] | None = None
+        self.final_queue: tuple[tuple[int, tuple[int, int] | None], ...] | None = None
         self.final_from: int = 0
+        #: every node a figure was placed on, in order (kept by ``place_meeple``; a node stays
+        #: when its figure leaves): the realms holding figures are among theirs
+        self.held_nodes: list[int] = []
         #: a detached state's frontier cells as a list, and where each is in it, so that a
         #: playout picks a cell in one step (``meeple.engine.board.sample_placement``); ``None``
         #: in the referee's states (``lay`` keeps them where they are not)
@@ -213,6 +216,7 @@ class GameState:
         copy.set_aside = list(self.set_aside)
         copy.placements = list(self.placements)
         copy.planet_cells = list(self.planet_cells)
+        copy.held_nodes = list(self.held_nodes)
         copy.centres_near = dict(self.centres_near)
         copy.cells = None if self.cells is None else list(self.cells)
         copy.cell_at = None if self.cell_at is None else dict(self.cell_at)
