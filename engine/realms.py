@@ -153,8 +153,14 @@ class Realms:
                 symbols = dict(realm.symbols)
                 symbols[feature.symbol] = symbols.get(feature.symbol, 0) + 1
                 realm.symbols = symbols
-            if feature.cities:
-                realm.cities = (realm.cities or set()) | {first + c for c in feature.cities}
+            cities = feature.cities
+            if cities:
+                bordered = realm.cities  # (this copy's own set: changed in place)
+                if bordered is None:
+                    realm.cities = {first + c for c in cities}
+                else:
+                    for c in cities:
+                        bordered.add(first + c)
         for feature in features:
             node = first + feature.index
             if parent[node] == node:
@@ -214,5 +220,8 @@ class Realms:
         if small.paid:
             big.paid = (big.paid or set()) | small.paid
         if small.cities:
-            big.cities = (big.cities or set()) | small.cities
+            if big.cities is None:
+                big.cities = set(small.cities)
+            else:
+                big.cities |= small.cities
         return ra
