@@ -17,7 +17,9 @@ shares them; a new realm without a symbol shares one empty mapping.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
+from operator import itemgetter
 from types import MappingProxyType
 
 import msgspec
@@ -29,6 +31,8 @@ Meeple = tuple[Colour, str, int]
 
 #: the symbols of every realm without any: shared, so read-only
 NO_SYMBOLS: Mapping[str, int] = MappingProxyType({})
+
+_first = itemgetter(0)
 
 
 class Realm(msgspec.Struct, gc=False):
@@ -85,13 +89,14 @@ class Realms:
     another copy of these realms before it is changed.
     """
 
-    __slots__ = ("parent", "data", "where", "token")
+    __slots__ = ("parent", "data", "laid", "token")
 
     def __init__(self) -> None:
         self.parent: list[int] = []
         self.data: list[Realm | None] = []
-        #: for each node, its cell and canonical target (see ``spot``)
-        self.where: list[tuple[tuple[int, int], str]] = []
+        #: for each tile, in the order laid: its first node, its cell and the canonical target
+        #: of each of its features, whose nodes follow the first (see ``spot``)
+        self.laid: list[tuple[int, tuple[int, int], tuple[str, ...]]] = []
         #: marks the realms this object may change in place
         self.token = object()
 
@@ -100,7 +105,7 @@ class Realms:
         other = Realms.__new__(Realms)
         other.parent = list(self.parent)
         other.data = list(self.data)
-        other.where = list(self.where)
+        other.laid = list(self.laid)
         other.token = object()
         self.token = object()  # every realm is now shared: each side copies what it changes
         return other
@@ -133,7 +138,7 @@ class Realms:
         nodes = tuple(range(first, first + count))
         parent.extend(nodes)
         data += [None] * count
-        self.where += [(xy, target) for target in targets]
+        self.laid.append((first, xy, targets))
         token = self.token
         for mine, their in joins:
             node = first + mine
@@ -173,8 +178,8 @@ class Realms:
 
     def spot(self, node: int) -> Spot:
         """Where a node lies: its tile and feature, as events name it."""
-        (x, y), feature = self.where[node]
-        return Spot(x=x, y=y, feature=feature)
+        first, (x, y), targets = self.laid[bisect_right(self.laid, node, key=_first) - 1]
+        return Spot(x=x, y=y, feature=targets[node - first])
 
     def find(self, node: int) -> int:
         parent = self.parent
