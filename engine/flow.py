@@ -10,6 +10,8 @@ are left to the players.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from meeple.engine import chance
 from meeple.engine.board import placeable
 from meeple.engine.realms import Realm
@@ -234,12 +236,14 @@ def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
     return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
 
 
-def _final_queue(state: GameState) -> tuple[tuple[int, tuple[int, int] | None], ...]:
-    """The realms the end of the game scores (SW-7.2, CL-6), in scoring order: those holding
-    meeples, first placed first, classic farms after the rest and only those worth points;
-    each as its root and, for a farm, its (points, cities). Worked out once: at the end
-    nothing joins realms or moves a meeple."""
+def _final_queue(state: GameState) -> tuple[tuple[int, str, PointsScored], ...]:
+    """What the end of the game pays (SW-7.2, CL-6), in order: the realms holding meeples,
+    first placed first, classic farms after the rest and only those worth points; for each,
+    every side that scores it and is not yet paid for it, in seating order. Each payment is
+    its realm's root, the side, and its event with no ``seq`` yet. Worked out once: at the
+    end nothing joins realms or moves a meeple, so only what is paid changes."""
     field = state.tileset.vocabulary.field
+    rule = state.rule("final")
     data = state.realms.data
     found = []
     for root in held_roots(state):
@@ -250,8 +254,25 @@ def _final_queue(state: GameState) -> tuple[tuple[int, tuple[int, int] | None], 
             if not farm[0]:
                 continue
         found.append((farm is not None, realm.anchor, root, farm))
-    found.sort()
-    return tuple((root, farm) for _, _, root, farm in found)
+    found.sort()  # (by farm or not, then anchor: no two realms share an anchor)
+    queue = []
+    for _, _, root, farm in found:
+        realm = data[root]  # type: ignore[assignment]
+        paid = realm.paid or ()
+        spot = _anchor(state, realm)
+        for side in scorers(state, realm):
+            if side in paid:
+                continue
+            if farm is not None:
+                points, cities = farm
+                event = PointsScored(seq=0, side=side, points=points, reason="farm", rule=rule,
+                                     realm=spot, tiles=len(realm.tiles), cities=cities)
+            else:
+                points, tiles, symbols = final_points(state, realm)
+                event = PointsScored(seq=0, side=side, points=points, reason="final", rule=rule,
+                                     realm=spot, tiles=tiles, symbols=symbols)
+            queue.append((root, side, event))
+    return tuple(queue)
 
 
 def _final(state: GameState, seq: int) -> Event | None:
@@ -259,28 +280,17 @@ def _final(state: GameState, seq: int) -> Event | None:
     farms after every road, city and cloister), then the winners (SW-7.3). A sealed game's
     ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
     the game waits for them (``None``)."""
-    rule = state.rule("final")
     queue = state.final_queue
     if queue is None:
         queue = state.final_queue = _final_queue(state)
     data = state.realms.data
     for at in range(state.final_from, len(queue)):
-        root, farm = queue[at]
-        realm = data[root]
-        assert realm is not None
-        paid = realm.paid or ()
-        pending = [side for side in scorers(state, realm) if side not in paid]
-        if not pending:
+        root, side, event = queue[at]
+        paid = data[root].paid  # type: ignore[union-attr]
+        if paid and side in paid:
             continue
-        state.final_from = at  # the realms before are paid in full, here and from now on
-        if farm is not None:
-            points, cities = farm
-            return PointsScored(seq=seq, side=pending[0], points=points, reason="farm", rule=rule,
-                                realm=_anchor(state, realm), tiles=len(realm.tiles),
-                                cities=cities)
-        points, tiles, symbols = final_points(state, realm)
-        return PointsScored(seq=seq, side=pending[0], points=points, reason="final", rule=rule,
-                            realm=_anchor(state, realm), tiles=tiles, symbols=symbols)
+        state.final_from = at  # the payments before are made, here and from now on
+        return replace(event, seq=seq)
     if state.sealed and state.secret is None and not state.detached:
         return None  # a sealed game ends only when its seed's holder reveals the seed
     best = max(state.scores.values())

@@ -12,7 +12,7 @@ import msgspec
 from meeple.engine.edition import Edition
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType
-from meeple.events.model import Colour, Event, GameStarted, Spot
+from meeple.events.model import Colour, Event, GameStarted, PointsScored, Spot
 
 
 class Placed(msgspec.Struct, gc=False):
@@ -170,9 +170,9 @@ class GameState:
         #: ``meeple.engine.deciding.attack_targets``: (planets indexed, targets by cell); a copy
         #: starts without it, so no two states ever share it while it grows
         self.attack_memo: tuple[int, dict] | None = None
-        #: the realms the end of the game scores, in order, and the first not paid in full
+        #: the payments the end of the game makes, in order, and the first not yet made
         #: (``meeple.engine.flow``): worked out once the last tile is played
-        self.final_queue: tuple[tuple[int, tuple[int, int] | None], ...] | None = None
+        self.final_queue: tuple[tuple[int, str, PointsScored], ...] | None = None
         self.final_from: int = 0
         #: every node a figure was placed on, in order (kept by ``place_meeple``; a node stays
         #: when its figure leaves): the realms holding figures are among theirs
