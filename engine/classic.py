@@ -92,8 +92,11 @@ class Classic(Edition):
 
     def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
         """CL-5: every side with the most followers in the realm; ties score in full."""
+        meeples = realm.meeples
+        if len(meeples) == 1:  # (the most frequent case)
+            return [side_of[meeples[0][0]]]
         counts: dict[str, int] = {}
-        for colour, _, _ in realm.meeples:
+        for colour, _, _ in meeples:
             counts[side_of[colour]] = counts.get(side_of[colour], 0) + 1
         if not counts:
             return []
