@@ -41,20 +41,36 @@ def final_points(state: GameState, realm: Realm) -> tuple[int, int, int]:
 
 def farm_points(state: GameState, realm: Realm) -> tuple[int, int]:
     """CL-6: (points, cities) for a farm: 3 per completed city it borders, each city once."""
-    find = state.realms.find
-    data = state.realms.data
-    roots = {find(node) for node in realm.cities or ()}
-    cities = sum(1 for root in roots if (city := data[root]) is not None and city.open == 0)
+    realms = state.realms
+    parent = realms.parent
+    data = realms.data
+    seen = set()
+    cities = 0
+    for node in realm.cities or ():
+        root = parent[node]
+        if parent[root] != root:  # (a root, or a node next to one, needs no call)
+            root = realms.find(root)
+        if root not in seen:
+            seen.add(root)
+            if data[root].open == 0:  # type: ignore[union-attr]
+                cities += 1
     return FARM_POINTS_PER_CITY * cities, cities
 
 
 def held_roots(state: GameState) -> set[int]:
     """The realms holding a figure now, as union-find roots: found from the nodes figures were
     placed on (``GameState.held_nodes``), not from every realm."""
-    find = state.realms.find
-    data = state.realms.data
-    return {root for root in {find(node) for node in state.held_nodes}
-            if data[root].meeples}  # type: ignore[union-attr]
+    realms = state.realms
+    parent = realms.parent
+    data = realms.data
+    roots = set()
+    for node in state.held_nodes:
+        root = parent[node]
+        if parent[root] != root:  # (a root, or a node next to one, needs no call)
+            root = realms.find(root)
+        if data[root].meeples:  # type: ignore[union-attr]
+            roots.add(root)
+    return roots
 
 
 def scorers(state: GameState, realm: Realm) -> list[str]:
