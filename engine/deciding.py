@@ -169,14 +169,21 @@ def legal_targets(state: GameState) -> list[str]:
     """SW-4.2 / SW-4.3: the targets a meeple may take after the tile just placed."""
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
-    realm = state.realms.realm
-    targets = [target for node, target in zip(placed.nodes,
-                                               placed.tile.orientations[placed.r].targets,
-                                               strict=True)
-               if not realm(node).meeples]
+    realms = state.realms
+    parent = realms.parent
+    data = realms.data
+    targets = []
+    for node, target in zip(placed.nodes, placed.tile.orientations[placed.r].targets):
+        root = parent[node]
+        if parent[root] != root:  # (a root, or a node next to one, needs no call)
+            root = realms.find(root)
+        if not data[root].meeples:  # type: ignore[union-attr]
+            targets.append(target)
     attack = state.edition.attack
     if attack is not None:
-        targets.extend(str(Target(attack, None, cell)) for cell in planets_around(state, x, y))
+        planets = planets_around(state, x, y)
+        if planets:
+            targets.extend(str(Target(attack, None, cell)) for cell in planets)
     return targets
 
 
