@@ -175,9 +175,8 @@ def nth_placement(state: GameState, tile: TileType,
         width = widths[need]
         count = len(group) * width
         if index < count:
-            nth, turn = divmod(index, width)
-            x, y = next(islice(group, nth, None))
-            return x, y, tile.fitting[need][turn] * 90
+            x, y = next(islice(group, index // width, None))
+            return x, y, tile.degrees[need][index % width]
         index -= count
     raise ValueError(f"tile {tile.id} has no legal placement")
 
