@@ -9,8 +9,12 @@ chance gives: the counters follow the game's effective history.
 from __future__ import annotations
 
 from hashlib import sha256
+from struct import Struct
 
 _SPAN = 1 << 64
+#: the first 8 bytes of a digest as an unsigned big-endian integer, in one step
+#: (``int.from_bytes(digest[:8], "big")`` without the slice)
+_FIRST_8 = Struct(">Q").unpack_from
 
 
 def below(seed: str, purpose: str, index: int, n: int) -> int:
@@ -28,8 +32,8 @@ def _below(seed: bytes, purpose: bytes, index: int, n: int) -> int:
     limit = _SPAN - _SPAN % n
     attempt = 0
     while True:
-        value = int.from_bytes(sha256(b"meeple-v1\0%b\0%d\0%d\0%b" % (purpose, index, attempt,
-                                                                     seed)).digest()[:8], "big")
+        value, = _FIRST_8(sha256(b"meeple-v1\0%b\0%d\0%d\0%b" % (purpose, index, attempt,
+                                                               seed)).digest())
         if value < limit:
             return value % n
         attempt += 1
@@ -42,8 +46,7 @@ def shuffled(seed: str, items: list[str]) -> list[str]:
     for i in range(len(pile) - 1, 0, -1):
         # ``_below(seed_bytes, b"shuffle", i, i + 1)``, its first attempt inline (a start
         # draws a number for every tile): below ``limit`` it is the number, else the rest
-        value = int.from_bytes(sha256(b"meeple-v1\0shuffle\0%d\0" b"0\0" % i + seed_bytes)
-                               .digest()[:8], "big")
+        value, = _FIRST_8(sha256(b"meeple-v1\0shuffle\0%d\0" b"0\0" % i + seed_bytes).digest())
         n = i + 1
         j = value % n if value < _SPAN - _SPAN % n else _below(seed_bytes, b"shuffle", i, n)
         pile[i], pile[j] = pile[j], pile[i]
