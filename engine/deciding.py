@@ -173,7 +173,8 @@ def legal_targets(state: GameState) -> list[str]:
     parent = realms.parent
     data = realms.data
     targets = []
-    for node, target in zip(placed.nodes, placed.tile.orientations[placed.r].targets):
+    # (one node and one target per feature; ``strict=`` would cost its keyword's parsing)
+    for node, target in zip(placed.nodes, placed.tile.orientations[placed.r].targets):  # noqa: B905
         root = parent[node]
         if parent[root] != root:  # (a root, or a node next to one, needs no call)
             root = realms.find(root)
