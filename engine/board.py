@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 from itertools import islice
 
-from meeple.engine.geometry import AROUND_INDEX, FACING, SIDE_STEPS, around
+from meeple.engine.geometry import AROUND_INDEX, SIDE_STEPS, around
 from meeple.engine.state import GameState, Placed
 from meeple.engine.tiles import NEED_BITS, TileType
 
@@ -72,8 +72,8 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
         theirs = other.tile.orientations[other.r].ports
         their_nodes = other.nodes
         first = second = None  # one join per pair of features; a side has 3 ports
-        for port, mine in side_ports[side]:
-            their = theirs[FACING[port]]
+        for facing, mine in side_ports[side]:
+            their = theirs[facing]
             if their >= 0:
                 pair = (mine, their)
                 if pair != first and pair != second:

@@ -70,7 +70,8 @@ class Oriented(msgspec.Struct, frozen=True):
     #: what each side asks of the cell across it, as a frontier need (see ``need_bits``):
     #: the edge kind's code shifted to the facing side of that cell
     offers: tuple[int, int, int, int] = (0, 0, 0, 0)
-    #: for each side, (port, feature index) of its ports that a feature holds, in port order
+    #: for each side, (the port facing it on the tile across, feature index) of its ports that
+    #: a feature holds, in port order
     side_ports: tuple[tuple[tuple[int, int], ...], ...] = ()
     #: the features but the centre one by the first side they reach as the tile lies, N, E,
     #: S, W, inner ones last (the order SW-5.5 takes a turn's realms in)
@@ -272,7 +273,7 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
         faces.append(tuple((mask, feature) for feature, mask in bits.items()))
     return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets),  # type: ignore[arg-type]
                     tuple(masks), aliases, offers,  # type: ignore[arg-type]
-                    tuple(tuple((port, ports[port]) for port in range(side * 3, side * 3 + 3)
+                    tuple(tuple((FACING[port], ports[port]) for port in range(side * 3, side * 3 + 3)
                                 if ports[port] >= 0) for side in range(4)),
                     tuple(index for _, index in order), tuple(faces))
 
