@@ -87,18 +87,24 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     state.placements.append(xy)
     if tile.planet >= 0:
         near = state.centres_near
-        for cell in around(x, y):
+        for at, cell in enumerate(around(x, y)):
             found = near.get(cell)
-            near[cell] = (xy,) if found is None else _in_around_order(cell, found + (xy,))
+            # (seen from the cell ``at`` steps round, this tile is 4 steps further round)
+            near[cell] = (xy,) if found is None else _with_centre(cell, found, xy, at + 4 & 7)
         if tile.attackable:
             state.planet_cells.append(xy)
     return placed
 
 
-def _in_around_order(cell: tuple[int, int], cells: tuple[tuple[int, int], ...]) -> tuple[
-        tuple[int, int], ...]:
+def _with_centre(cell: tuple[int, int], found: tuple[tuple[int, int], ...], xy: tuple[int, int],
+                 index: int) -> tuple[tuple[int, int], ...]:
+    """``found``, the centres around ``cell`` in ``AROUND`` order, with ``xy`` added where it
+    comes (``index``: its place in ``AROUND`` seen from ``cell``)."""
     x, y = cell
-    return tuple(sorted(cells, key=lambda c: AROUND_INDEX[c[0] - x, c[1] - y]))
+    for at, (cx, cy) in enumerate(found):
+        if AROUND_INDEX[cx - x, cy - y] > index:
+            return found[:at] + (xy,) + found[at:]
+    return found + (xy,)
 
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
