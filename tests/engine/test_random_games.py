@@ -14,6 +14,8 @@ from meeple.events.model import decode, encode
 
 from helpers import bundled, classic
 
+#: the 8 cells around a cell, N then clockwise (y grows to the north)
+AROUND = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 GAMES = 1000
 CLASSIC_GAMES = 500
 SETUPS = [
@@ -54,6 +56,27 @@ def check_invariants(state: GameState, before: dict[str, int]) -> None:
     assert state.tiles_left() == sum(state.remaining.values())  # (kept as tiles are drawn)
 
 
+def check_kept(state: GameState) -> None:
+    """What the board and realms keep as tiles are laid agrees with what they hold: the
+    centres around each cell in AROUND order, the frontier's groups, the realms holding
+    figures."""
+    board = state.board
+    expected: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for (x, y), placed in board.items():
+        if placed.tile.planet >= 0:
+            for dx, dy in AROUND:
+                expected.setdefault((x + dx, y + dy), []).append((x, y))
+    assert state.centres_near == {
+        (x, y): tuple(sorted(cells, key=lambda c: AROUND.index((c[0] - x, c[1] - y))))
+        for (x, y), cells in expected.items()}
+    empty_next_to_a_tile = {(x + dx, y + dy) for x, y in board for dx, dy in AROUND[::2]} - set(board)
+    assert set(state.frontier) == empty_next_to_a_tile
+    assert {cell: need for need, group in state.groups.items() for cell in group} == state.frontier
+    realms = state.realms
+    held = {root for root, realm in enumerate(realms.data) if realm and realm.meeples}
+    assert held == {realms.find(node) for node in state.held_nodes} & held
+
+
 def play_to_the_end(first) -> None:
     """Play a random game, replaying every event through JSON and checking the invariants."""
     full = Counter({t.id: t.count for t in first.tileset.definition.tiles})
@@ -72,6 +95,8 @@ def play_to_the_end(first) -> None:
     placed = Counter(p.tile.id for p in live.board.values())
     assert placed + Counter(live.set_aside) == full
     assert live.tiles_left() == 0 and live.winners
+    check_kept(live)
+    check_kept(replay)
 
 
 @pytest.mark.parametrize("block", [0, *(pytest.param(b, marks=pytest.mark.slow) for b in range(1, 10))])
