@@ -26,9 +26,13 @@ from meeple.engine.playing import play, settle
 from meeple.engine.preview import gain, meeple_gain
 from meeple.engine.state import GameState
 
+#: the stream of each kind of pick, encoded once
+_STREAMS = {what: f"bot-{what}".encode()
+            for what in ("place", "take-back", "follower", "deploy", "target", "size")}
+
 
 def _pick(state: GameState, what: str, n: int) -> int:
-    return chance.below(state.seed, f"bot-{what}", state.next_seq, n)
+    return chance.below_bytes(state.seed.encode(), _STREAMS[what], state.next_seq, n)
 
 
 def random_move(state: GameState) -> Command:

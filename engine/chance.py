@@ -23,10 +23,11 @@ def below(seed: str, purpose: str, index: int, n: int) -> int:
     >>> below("42", "die", 0, 6) == below("42", "die", 0, 6)
     True
     """
-    return _below(seed.encode(), purpose.encode(), index, n)
+    return below_bytes(seed.encode(), purpose.encode(), index, n)
 
 
-def _below(seed: bytes, purpose: bytes, index: int, n: int) -> int:
+def below_bytes(seed: bytes, purpose: bytes, index: int, n: int) -> int:
+    """``below`` with the seed and the stream's name already encoded (UTF-8)."""
     if n <= 0:
         raise ValueError("n must be positive")
     limit = _SPAN - _SPAN % n
@@ -44,11 +45,11 @@ def shuffled(seed: str, items: list[str]) -> list[str]:
     pile = list(items)
     seed_bytes = seed.encode()
     for i in range(len(pile) - 1, 0, -1):
-        # ``_below(seed_bytes, b"shuffle", i, i + 1)``, its first attempt inline (a start
+        # ``below_bytes(seed_bytes, b"shuffle", i, i + 1)``, its first attempt inline (a start
         # draws a number for every tile): below ``limit`` it is the number, else the rest
         value, = _FIRST_8(sha256(b"meeple-v1\0shuffle\0%d\0" b"0\0" % i + seed_bytes).digest())
         n = i + 1
-        j = value % n if value < _SPAN - _SPAN % n else _below(seed_bytes, b"shuffle", i, n)
+        j = value % n if value < _SPAN - _SPAN % n else below_bytes(seed_bytes, b"shuffle", i, n)
         pile[i], pile[j] = pile[j], pile[i]
     return pile
 
