@@ -50,6 +50,10 @@ def walk(events: Iterable[Event], secret: str | None = None) -> Iterator[tuple[E
         yield event, state
 
 
+#: ``next_event``'s answer where a player must act
+_NO_EVENT: tuple[Event | None] = (None,)
+
+
 def settle(state: GameState) -> tuple[GameState, list[Event]]:
     """Write every consequence the rules dictate until a player must act (or the game ends)."""
     written: list[Event] = []
@@ -58,7 +62,7 @@ def settle(state: GameState) -> tuple[GameState, list[Event]]:
         state = evolve(state, event)
         written.append(event)
         event = consequence(state)  # (``next_event`` of a state that evolve just changed)
-    state.next_memo = (None,)
+    state.next_memo = _NO_EVENT
     return state, written
 
 
