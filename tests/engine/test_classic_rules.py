@@ -235,3 +235,17 @@ def test_cl7_la_fiesta_taking_a_follower_back():
     assert [(e.player, e.spot.x, e.spot.y, e.spot.feature) for e in taken] == [("red", 1, 0, "road:E")]
     assert t.state.reserve["red"] == {"small": 7}
     assert not any(realm and realm.meeples for realm in t.state.realms.data)
+
+
+def test_cl6_a_tie_at_the_end_pays_every_side_in_seating_order():
+    # the road of the CL-5 tie above, joined but left open when the tiles run out
+    t = game({"D": 1, "U": 1, "V": 3, "W": 1}, players=("blue", "red"))
+    t.turn("U", -1, 0, 0, meeple="road:E")  # blue: the road through D
+    t.turn("V", 0, -1, 270, meeple="road:E")  # red: a separate road south of D
+    t.turn("V", 1, 0, 0)
+    t.turn("W", -2, 0, 0)  # the west end closes at a crossing
+    t.turn("V", 1, -1, 90)  # the two roads join, one follower each; one end stays open
+    assert t.waiting == "over"
+    assert points(t) == [("blue", 6, "final", "CL-6", 6, 0, 0), ("red", 6, "final", "CL-6", 6, 0, 0)]
+    assert t.state.scores == {"blue": 6, "red": 6}
+    assert verify(t.events).finding is None  # the log checks: every payment recomputed
