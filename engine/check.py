@@ -140,7 +140,8 @@ def verify(events: list[Event], secret: str | None = None) -> Verdict:
             finding = None
         elif expected != msgspec.structs.replace(event, prev=None):  # (``_same``, inline)
             finding = Finding(event.seq, "the recorded consequence differs from the rules'",
-                              _rule_of(expected), _text(expected, state), _text(event, state))
+                              _rule_of(expected, state), _text(expected, state),
+                              _text(event, state))
         else:
             finding = None
         if finding is not None:
@@ -165,7 +166,10 @@ def _revealed_seed(first: GameStarted, events: list[Event]) -> tuple[str | None,
     return seed, None
 
 
-def _rule_of(event: Event) -> str | None:
+def _rule_of(event: Event, state: GameState) -> str | None:
+    """The rule a consequence names, or for the end of the game the rule of its winners."""
+    if isinstance(event, GameEnded):
+        return state.rule("winners")
     return getattr(event, "rule", None)
 
 

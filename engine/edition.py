@@ -81,7 +81,7 @@ class Edition:
     def rule(self, role: str) -> str:
         """The rule id of a shared rule in this edition: ``players``, ``place``, ``unplaceable``,
         ``meeple``, ``target``, ``reserve``, ``tiles``, ``start``, ``chance``, ``complete``,
-        ``final``, ``end``."""
+        ``final``, ``end``, ``winners``."""
         return self.rules[role]
 
     def figure_named(self, name: str) -> Figure | None:

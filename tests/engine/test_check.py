@@ -1,11 +1,12 @@
 """Full re-verification: every input re-decided, every consequence recomputed."""
 
 import msgspec
+import pytest
 
 from meeple.engine import awaiting, new_game, play, random_move, settle, start, verify
-from meeple.events.model import DiceRolled, PointsScored, Roll, TileDrawn, TilePlaced
+from meeple.events.model import DiceRolled, GameEnded, PointsScored, Roll, TileDrawn, TilePlaced
 
-from helpers import bundled, route_battle
+from helpers import bundled, classic, route_battle
 
 
 def _battle_game():
@@ -61,3 +62,23 @@ def test_a_draw_written_after_the_end_is_reported_as_following_a_finished_game()
     finding = verify(events).finding
     assert finding.seq == len(events) - 1
     assert finding.message.startswith("the game was over here")
+
+
+@pytest.mark.parametrize(("tileset", "players", "rule"), [
+    (bundled, ["red", "black"], "SW-7.3"),
+    (classic, ["red", "blue"], "CL-6"),
+])
+def test_forged_winners_cite_the_rule_of_the_winners(tileset, players, rule):
+    first = new_game(players, tileset(), seed="winners-1")
+    state, events = settle(start(first))
+    events = [first, *events]
+    while awaiting(state) != "over":
+        state, written = play(state, random_move(state))
+        events += written
+    end = events[-1]
+    assert isinstance(end, GameEnded)
+    losers = tuple(s for s in players if s not in end.winners)
+    events[-1] = msgspec.structs.replace(end, winners=losers or end.winners[:1] + end.winners)
+    finding = verify(events).finding
+    assert finding.seq == end.seq and finding.rule == rule
+    assert finding.message == "the recorded consequence differs from the rules'"
