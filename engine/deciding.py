@@ -116,6 +116,9 @@ def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
         what = "draws" if needs == "draw" else "dice"
         raise IllegalMove(f"{what} come from the seed in a digital game; they are entered by "
                           "hand only in table mode", rule=state.rule("chance"))
+    if waiting == "over":
+        raise IllegalMove("not now: the game is over; nothing more can be played",
+                          rule=state.rule(_RULE_OF[waiting]), legal=_WAITING[waiting])
     raise IllegalMove(
         f"not now: the game waits for {state.player} to {_WAITING[waiting]}",
         rule=state.rule(_RULE_OF[waiting]),

@@ -4,7 +4,15 @@ import msgspec
 import pytest
 
 from meeple.engine import awaiting, new_game, play, random_move, settle, start, verify
-from meeple.events.model import DiceRolled, GameEnded, PointsScored, Roll, TileDrawn, TilePlaced
+from meeple.events.model import (
+    DiceRolled,
+    GameEnded,
+    MeepleSkipped,
+    PointsScored,
+    Roll,
+    TileDrawn,
+    TilePlaced,
+)
 
 from helpers import bundled, classic, route_battle
 
@@ -82,3 +90,16 @@ def test_forged_winners_cite_the_rule_of_the_winners(tileset, players, rule):
     finding = verify(events).finding
     assert finding.seq == end.seq and finding.rule == rule
     assert finding.message == "the recorded consequence differs from the rules'"
+
+
+def test_a_move_written_after_the_end_says_the_game_is_over():
+    first = new_game(["red", "black"], bundled(), seed="over-2")
+    state, events = settle(start(first))
+    events = [first, *events]
+    while awaiting(state) != "over":
+        state, written = play(state, random_move(state))
+        events += written
+    events.append(MeepleSkipped(seq=len(events), player="red"))
+    finding = verify(events).finding
+    assert finding.seq == len(events) - 1 and finding.rule == "SW-7.1"
+    assert finding.message == "illegal: not now: the game is over; nothing more can be played"
