@@ -6,7 +6,9 @@ import pytest
 from meeple.engine import awaiting, new_game, play, random_move, settle, start, verify
 from meeple.events.model import (
     DiceRolled,
+    Event,
     GameEnded,
+    GameStarted,
     MeepleSkipped,
     PointsScored,
     Roll,
@@ -56,15 +58,20 @@ def test_a_wrong_dice_count_is_reported():
     assert finding.rule == "SW-5.2" and "rolls 1 dice" in finding.message
 
 
-def test_a_draw_written_after_the_end_is_reported_as_following_a_finished_game():
-    """Nothing the rules do follows game_ended: the finding says the game was over, not that
-    it waited for a move."""
-    first = new_game(["red", "black"], bundled(), seed="over-1")
+def finished_game(first: GameStarted) -> list[Event]:
+    """The events of a random game played to its end from ``first``."""
     state, events = settle(start(first))
     events = [first, *events]
     while awaiting(state) != "over":
         state, written = play(state, random_move(state))
         events += written
+    return events
+
+
+def test_a_draw_written_after_the_end_is_reported_as_following_a_finished_game():
+    """Nothing the rules do follows game_ended: the finding says the game was over, not that
+    it waited for a move."""
+    events = finished_game(new_game(["red", "black"], bundled(), seed="over-1"))
     draw = next(e for e in events if isinstance(e, TileDrawn))
     events.append(msgspec.structs.replace(draw, seq=len(events)))
     finding = verify(events).finding
@@ -77,12 +84,7 @@ def test_a_draw_written_after_the_end_is_reported_as_following_a_finished_game()
     (classic, ["red", "blue"], "CL-6"),
 ])
 def test_forged_winners_cite_the_rule_of_the_winners(tileset, players, rule):
-    first = new_game(players, tileset(), seed="winners-1")
-    state, events = settle(start(first))
-    events = [first, *events]
-    while awaiting(state) != "over":
-        state, written = play(state, random_move(state))
-        events += written
+    events = finished_game(new_game(players, tileset(), seed="winners-1"))
     end = events[-1]
     assert isinstance(end, GameEnded)
     losers = tuple(s for s in players if s not in end.winners)
@@ -93,12 +95,7 @@ def test_forged_winners_cite_the_rule_of_the_winners(tileset, players, rule):
 
 
 def test_a_move_written_after_the_end_says_the_game_is_over():
-    first = new_game(["red", "black"], bundled(), seed="over-2")
-    state, events = settle(start(first))
-    events = [first, *events]
-    while awaiting(state) != "over":
-        state, written = play(state, random_move(state))
-        events += written
+    events = finished_game(new_game(["red", "black"], bundled(), seed="over-2"))
     events.append(MeepleSkipped(seq=len(events), player="red"))
     finding = verify(events).finding
     assert finding.seq == len(events) - 1 and finding.rule == "SW-7.1"
