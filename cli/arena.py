@@ -24,7 +24,7 @@ from meeple.cli.session import bot_label, bot_turns, check_bot, check_move_time,
 from meeple.cli.simulating import check_seed, prepare_folder
 from meeple.cli.stats import Sprt, mean_and_error, wilson
 from meeple.cli.store import Failure
-from meeple.engine import EDITIONS, new_game, start
+from meeple.engine import EDITIONS, Game, new_game
 from meeple.events import log as logfile
 
 #: the most games one arena plays
@@ -63,15 +63,16 @@ def play_one(job: tuple) -> dict:
     try:
         for spec, context in zip(seating, contexts, strict=True):
             timed.append(_Timed(context.__enter__(), spec.startswith("cmd:")))
-        state, events, failure = bot_turns(start(first), dict(zip(colours, timed, strict=True)),
-                                           None)
+        game = Game.begin(first)
+        failure = bot_turns(game, dict(zip(colours, timed, strict=True)), None)
     finally:
         for context in contexts:
             context.__exit__(None, None, None)
+    state = game.state
     scores = [state.scores[state.side_of[c]] for c in colours]
     result: dict = {"file": path, "seed": seed, "seats": list(seating), "scores": scores,
                     "seconds": [t.seconds for t in timed], "moves": [t.moves for t in timed],
-                    "stopped": None, "events": [first, *events]}
+                    "stopped": None, "events": list(game.events)}
     # a bot that fails loses; the others share the win by their scores so far
     alive = list(range(len(colours)))
     if failure is not None:

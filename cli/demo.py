@@ -55,7 +55,7 @@ def run_demo(path: str, players: list[str], seed: str) -> int:
     game = load(path)
     say(f"Played a {len(players)}-player demo game between search bots ({DEMO_BOT}, seed "
         f"{seed}) into {path}\n")
-    moments = highlights(game.log.events, game.state)
+    moments = highlights(game.events, game.state)
     if moments:
         say("Moments worth replaying (log line: what happened):")
         for what, shown in moments:

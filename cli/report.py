@@ -173,7 +173,7 @@ def export_html(game: Game, path: str) -> None:
     from meeple.cli.viewer import PageTooLarge, page_parts
 
     try:
-        parts = page_parts(game.log, note=_picture_note(game.state))
+        parts = page_parts(game, note=_picture_note(game.state))
     except PageTooLarge as exc:
         raise Failure(str(exc), 1) from None
     write_file(path, parts, "the HTML replay")
@@ -217,7 +217,7 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
 def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
     from meeple.engine import fold
 
-    events = game.log.events
+    events = game.events
     if at is None and turn is None:
         return game.state
     if at is not None and turn is not None:
@@ -244,8 +244,8 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
     from meeple.cli.history import undone_seqs
     from meeple.engine import walk
 
-    events = game.log.events
-    hashes = game.log.hashes
+    events = game.events
+    hashes = game.hashes
     edition = game.state.edition
     undone = undone_seqs(events, game.state)
 

@@ -15,20 +15,17 @@ from typing import NoReturn
 
 import msgspec
 
-from meeple.cli.store import Failure, Game, create_sealed, load, load_valid_prefix, save
+from meeple.cli.store import Failure, create_sealed, load, load_valid_prefix
 from meeple.cli.views import seated_bots
 from meeple.engine import (
     Command,
+    Game,
     GameState,
     Redo,
     Undo,
-    awaiting,
     awaiting_seed,
     new_game,
-    play,
     sees_only_the_table,
-    settle,
-    start,
 )
 from meeple.events import log as logfile
 from meeple.events.model import MAX_NAME, DiceRolled, Event, TileDrawn, TileSetAside
@@ -54,13 +51,15 @@ def open_game(path: str, *, valid_prefix: bool = False,
         return load(path)
     loaded, why = load_valid_prefix(path)
     if why is not None and notice is not None:
-        notice(f"meeple: {path}: showing lines 1 to {len(loaded.log.events)} only, the valid "
+        notice(f"meeple: {path}: showing lines 1 to {len(loaded.events)} only, the valid "
                f"prefix; the log stops being trustworthy at {why}")
     return loaded
 
 
-def _written(game: Game, count: int) -> list[Event]:
-    return game.log.events[len(game.log.events) - count:]
+def _outcome(game: Game, head: str | None, count: int) -> Outcome:
+    """What a command did: the last ``count`` events, as saved."""
+    assert game.path is not None
+    return Outcome(game.path, game.state, list(game.events[len(game.events) - count:]), head)
 
 
 def act(path: str, commands: Sequence[Command]) -> Outcome:
@@ -75,42 +74,37 @@ def act(path: str, commands: Sequence[Command]) -> Outcome:
     :raises Failure, RulesError, LogError: nothing is written then.
     """
     game = load(path)
-    state, pending = settle(game.state)
+    pending = game.resolve()
     if any(isinstance(e, TileDrawn | DiceRolled | TileSetAside) for e in pending) \
             and not isinstance(commands[0], Undo | Redo):
         raise Failure("the rules have a draw or a roll to write before anyone moves (the log "
                       f"stops before it); run `meeple continue {path}` to write it, then look "
                       "and move", 1)
-    written = pending
     for command in commands:
-        state, events = play(state, command)
-        written += events
+        game.push(command)
     if not isinstance(commands[-1], Undo | Redo):
-        try:
-            state, moves = _seats_play(state)
-        except _Interrupted as stop:
-            _save_interrupted(game, written + stop.written)
-        written += moves
-    head = save(game, written)
-    return Outcome(path, state, _written(game, len(written)), head)
+        _seats_play(game)
+    count = len(game.unsaved)
+    return _outcome(game, game.save(), count)
 
 
-def _save_interrupted(game: Game, written: list[Event]) -> NoReturn:
+def _save_interrupted(game: Game) -> NoReturn:
     """Ctrl-C while the bot seats played: what was played stands, written; then exit 130."""
-    head = save(game, written)
+    head = game.save()
     raise Failure(f"interrupted while the bot seats played: every move before is written "
                   f"(head {logfile.short(head)}); `meeple continue {game.path}` lets the bots "
                   "play on", 130)
 
 
-def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
-    """The recorded bot seats' moves up to the next person's (none if a person is to act).
+def _seats_play(game: Game) -> None:
+    """The recorded bot seats play up to the next person's move (none if a person is to
+    act); Ctrl-C saves what they played and exits 130.
 
     :raises Failure: a recorded bot this meeple does not have.
     """
-    seats = seated_bots(state)
-    if not seats or awaiting(state) not in ("place", "meeple") or state.player not in seats:
-        return state, []
+    seats = seated_bots(game.state)
+    if not seats or game.phase not in ("place", "meeple") or game.player not in seats:
+        return
     import time
 
     from meeple.engine import bot_named
@@ -118,8 +112,12 @@ def _seats_play(state: GameState) -> tuple[GameState, list[Event]]:
     # the seats were read and checked with the set-up (``meeple.engine.read_spec``)
     bots = {colour: _announced(colour, spec, bot_named(spec, time.process_time))
             for colour, spec in seats.items()}
-    state, written, _ = bot_turns(state, bots, None)
-    return state, written
+    try:
+        bot_turns(game, bots, None)
+    except KeyboardInterrupt:
+        if game.path is None:
+            raise
+        _save_interrupted(game)
 
 
 #: a recorded seat's budget a move past which it is announced before it plays: seconds, or
@@ -206,19 +204,13 @@ def resume(path: str) -> Outcome:
     :raises Failure: when only a sealed game's seed holder can write what comes next.
     """
     game = load(path)
-    state, written = settle(game.state)
-    try:
-        state, moves = _seats_play(state)
-    except _Interrupted as stop:
-        _save_interrupted(game, written + stop.written)
-    written += moves
-    if not written and awaiting_seed(state):
+    game.resolve()
+    _seats_play(game)
+    count = len(game.unsaved)
+    if not count and awaiting_seed(game.state):
         raise Failure("what comes next (a draw, a roll or the end) needs this sealed game's "
                       f"seed: only its holder, where {path}.seed is, can continue", 1)
-    if not written:
-        return Outcome(path, state, [], game.head)
-    head = save(game, written)
-    return Outcome(path, state, _written(game, len(written)), head)
+    return _outcome(game, game.save() if count else game.head, count)
 
 
 def check_bot(spec: str, code: int = 2) -> None:
@@ -283,36 +275,26 @@ def make_bot(spec: str, move_time: float | None = None):
     return contextlib.nullcontext(bot_named(spec, time.process_time))
 
 
-def bot_turns(state: GameState, seats: dict, default, turns: int | None = None):
+def bot_turns(game: Game, seats: dict, default, turns: int | None = None):
     """Let bots play ``turns`` turns (None: to the end): the bot in ``seats`` for a colour
-    there, else ``default`` (None: stop at a colour no bot plays). Returns the state, the
-    events written and the ``BotFailure`` that stopped the game, if one did (the events
-    before it stand)."""
+    there, else ``default`` (None: stop at a colour no bot plays). Changes the game; returns
+    the ``BotFailure`` that stopped it, if one did (the moves before it stand). Ctrl-C stops
+    it with every move before played.
+    """
     from meeple.cli.external import BotFailure
 
-    state, written = settle(state)
-    last = None if turns is None else state.turn + turns
+    game.resolve()
+    last = None if turns is None else game.turn + turns
     try:
         # a table or a sealed game may wait for a draw or a roll: the bots stop there
-        while awaiting(state) in ("place", "meeple") and (last is None or state.turn < last):
-            choose = seats.get(state.player, default)
+        while game.phase in ("place", "meeple") and (last is None or game.turn < last):
+            choose = seats.get(game.player, default)
             if choose is None:
                 break
-            state, events = play(state, choose(state))
-            written += events
+            game.push(choose(game.state))
     except BotFailure as exc:
-        return state, written, exc
-    except KeyboardInterrupt:
-        raise _Interrupted(written) from None
-    return state, written, None
-
-
-class _Interrupted(KeyboardInterrupt):
-    """Ctrl-C during bots' play, with the events written before it."""
-
-    def __init__(self, written: list) -> None:
-        super().__init__("interrupted")
-        self.written = written
+        return exc
+    return None
 
 
 def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = None) -> Outcome:
@@ -328,22 +310,18 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
         check_can_play(game.state)
     with make_bot(bot, move_time) as choose:
         try:
-            state, written, failure = bot_turns(game.state, {}, choose, turns)
-        except _Interrupted as stop:
-            if stop.written:
-                save(game, stop.written)  # the moves made before Ctrl-C stand
+            failure = bot_turns(game, {}, choose, turns)
+        except KeyboardInterrupt:
+            game.save()  # the moves made before Ctrl-C stand
             raise
     if failure is None:  # then the recorded bot seats, up to a person's turn
-        try:
-            state, moves = _seats_play(state)
-        except _Interrupted as stop:
-            _save_interrupted(game, written + stop.written)
-        written += moves
-    head = save(game, written) if written else game.head
+        _seats_play(game)
+    count = len(game.unsaved)
+    head = game.save() if count else game.head
     if failure is not None:
         raise Failure(f"{failure}; the game stops there: every move before it is written "
                       f"(head {logfile.short(head)})", 1)
-    return Outcome(path, state, _written(game, len(written)), head)
+    return _outcome(game, head, count)
 
 
 def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
@@ -367,12 +345,11 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
                                                                                 else 8))
     first = new_game(colours, tileset, names=names, seed=chosen, team=team, table=table,
                      unplaceable=unplaceable, undo=undo, sealed=sealed, bots=bots)
-    state, events = settle(start(first, chosen if sealed else None))
-    state, moves = _seats_play(state)
-    events += moves
+    game = Game.begin(first, chosen if sealed else None)
+    _seats_play(game)
     if sealed:
         assert chosen is not None
-        head = create_sealed(path, [first, *events], chosen)
+        head = create_sealed(path, list(game.events), chosen)
     else:
-        head = logfile.create(path, [first, *events])
-    return Outcome(path, state, logfile.chained([first, *events], None), head)
+        head = logfile.create(path, game.events)
+    return Outcome(path, game.state, logfile.chained(game.events, None), head)

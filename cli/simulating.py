@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from meeple.cli.output import emit_json, say
 from meeple.cli.session import bot_turns, check_bot, make_bot
 from meeple.cli.store import Failure, load_tileset
-from meeple.engine import new_game, start
+from meeple.engine import Game, new_game
 from meeple.events import log as logfile
 from meeple.events.files import kind_of
 
@@ -30,8 +30,10 @@ def simulate_one(path: str, players: list[str], seed: str, bot: str, team: bool,
     first = new_game(players, tileset or load_tileset(None), seed=seed, team=team,
                      unplaceable=unplaceable)
     with make_bot(bot) as choose:
-        state, events, failure = bot_turns(start(first), {}, choose)
-    head = logfile.create(path, [first, *events])
+        game = Game.begin(first)
+        failure = bot_turns(game, {}, choose)
+    head = game.save(path)
+    state = game.state
     summary = {"file": path, "seed": seed, "scores": dict(state.scores),
                "winners": list(state.winners or ()), "head": head}
     if failure is not None:

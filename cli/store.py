@@ -14,14 +14,14 @@ import msgspec
 
 from meeple.engine import (
     DEFAULT,
-    GameState,
+    Game,
+    InvalidGame,
     RulesError,
     TileSetError,
     compile_tileset,
     edition_named,
     expansion_named,
     seal,
-    verify,
 )
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
@@ -51,19 +51,6 @@ class Failure(Exception):
         #: the rule id and what would be legal, where a rule refused it (``--json`` says them)
         self.rule, self.legal = rule, legal
         super().__init__(message, code)
-
-
-class Game(msgspec.Struct):
-    """A game as loaded: its log (events and head hash) and the state they fold to."""
-
-    path: str
-    log: logfile.GameLog
-    state: GameState
-
-    @property
-    def head(self) -> str:
-        assert self.log.head is not None
-        return self.log.head
 
 
 def seed_file(path: str) -> str:
@@ -141,14 +128,15 @@ def load(path: str) -> Game:
     :raises Failure: a log whose moves break the rules (exit 1).
     """
     log = logfile.read(path)
-    verdict = verify(log.events, read_secret(path, log.events))
-    if verdict.finding is not None:
-        finding = verdict.finding
-        rule = f" ({finding.rule})" if finding.rule else ""
-        raise Failure(f"{path}:{finding.line}: invalid game: {finding.message}{rule}; "
-                      "see `meeple check`")
-    assert verdict.state is not None
-    return Game(path, log, verdict.state)
+    try:
+        return Game.from_log(log, secret=read_secret(path, log.events))
+    except InvalidGame as exc:
+        raise _invalid(path, exc, "see `meeple check`") from None
+
+
+def _invalid(path: str, exc: InvalidGame, then: str) -> Failure:
+    rule = f" ({exc.rule})" if exc.rule else ""
+    return Failure(f"{path}:{exc.line}: invalid game: {exc.message}{rule}; {then}")
 
 
 def load_valid_prefix(path: str) -> tuple[Game, str | None]:
@@ -159,30 +147,25 @@ def load_valid_prefix(path: str) -> tuple[Game, str | None]:
     :raises LogError, Failure: when not even the first line can be trusted.
     """
     try:
-        return load(path), None
+        log = logfile.read(path)
+        why = None
     except logfile.LogError as exc:
         if exc.line is None or exc.line < 2:
             raise
-        stop, why = exc.line, f"line {exc.line}: {exc.kind}: {exc.message}"
+        why = f"line {exc.line}: {exc.kind}: {exc.message}"
         data = _raw_log(path)
-        cut = _offset_of_line(data, stop)
-        log = logfile.parse(path, data[:cut])
-    except Failure:
-        log = logfile.read(path)
-        stop, why = 0, ""
-    verdict = verify(log.events, read_secret(path, log.events))
-    if verdict.finding is not None:
-        finding = verdict.finding
-        if verdict.state is None or finding.line < 2:
-            raise Failure(f"{path}:{finding.line}: invalid game: {finding.message}; nothing "
-                          "before it can be shown")
-        rule = f" ({finding.rule})" if finding.rule else ""
-        stop, why = finding.line, f"line {finding.line}: {finding.message}{rule}"
+        log = logfile.parse(path, data[:_offset_of_line(data, exc.line)])
+    secret = read_secret(path, log.events)
+    try:
+        return Game.from_log(log, secret=secret), why
+    except InvalidGame as exc:
+        if exc.line < 2:
+            raise _invalid(path, exc, "nothing before it can be shown") from None
+        rule = f" ({exc.rule})" if exc.rule else ""
+        stop = exc.line
         log = logfile.GameLog(path, log.events[: stop - 1], log.hashes[stop - 2],
-                              log.hashes[: stop - 1])
-        return Game(path, log, verdict.state), why
-    assert verdict.state is not None
-    return Game(path, log, verdict.state), why or None
+                              log.hashes[: stop - 1], log.schema)
+        return Game.from_log(log, secret=secret), f"line {stop}: {exc.message}{rule}"
 
 
 def _raw_log(path: str) -> bytes:
@@ -198,15 +181,6 @@ def _offset_of_line(data: bytes, line: int) -> int:
     for _ in range(line - 1):
         offset = data.index(b"\n", offset) + 1
     return offset
-
-
-def save(game: Game, events: list[Event]) -> str:
-    """Append events after the head the game was loaded at; returns the new head."""
-    schema = game.log.schema
-    head = logfile.append(game.path, events, game.head, lines=len(game.log.events), schema=schema)
-    game.log.events.extend(logfile.chained(events, game.head, schema=schema))
-    game.log.head = head
-    return head
 
 
 def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDef:

@@ -34,8 +34,7 @@ from meeple.cli.svg import (
     tile_fragment,
     tile_title,
 )
-from meeple.engine import GameState, realm_extent, walk
-from meeple.events.log import GameLog
+from meeple.engine import Game, GameState, realm_extent, walk
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
@@ -117,7 +116,7 @@ class PageTooLarge(Exception):
     """A game too long to make into one replay page at a bounded cost."""
 
 
-def document(log: GameLog) -> dict:
+def document(log: Game) -> dict:
     """The data the page shows: a frame for each event of the log, in order.
 
     Frames that repeat (an undo brings back an earlier board) are stored once, and the
@@ -230,12 +229,12 @@ def script_json(value: object) -> str:
     return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_UNSAFE[m.group()], text)
 
 
-def page(log: GameLog, *, note: str | None) -> str:
+def page(log: Game, *, note: str | None) -> str:
     """The HTML page replaying ``log``; ``note`` is shown under the title (e.g. a tile set caveat)."""
     return "".join(page_parts(log, note=note))
 
 
-def page_parts(log: GameLog, *, note: str | None) -> list[str]:
+def page_parts(log: Game, *, note: str | None) -> list[str]:
     """The page in pieces, to be written one after the other (a long log's data is not
     copied into one more string).
 
@@ -250,7 +249,7 @@ def page_parts(log: GameLog, *, note: str | None) -> list[str]:
     return [slots[piece] if i % 2 else piece for i, piece in enumerate(pieces)]
 
 
-def document_title(log: GameLog) -> str:
+def document_title(log: Game) -> str:
     first = log.events[0]
     assert isinstance(first, GameStarted)
     return f"meeple replay: {', '.join(p.colour for p in first.players)} ({len(log.events)} events)"

@@ -1,32 +1,20 @@
-"""The rules of Carcassonne: Star Wars Edition and the classic game (``meeple.engine``):
-pure, no I/O. This module is the engine's public API: the CLI, the fixture builder and
-scripts import from here only (a lint rule bans ``meeple.engine.<module>`` outside the
-engine; white-box tests of one module are listed in ``pyproject.toml``).
+"""The rules of Carcassonne (``meeple.engine``): pure, no I/O. ``Game`` is the object scripts
+want: make or load a game, list legal moves, push a move or what a person types, copy, undo,
+save (see ``meeple.engine.game``). This module's ``__all__`` is the public API: ``Game``, the
+commands, the errors, the editions and their registry, ``Target``, ``GameState``, ``verify``
+and ``bot_named``.
 
-``Game`` is the object most scripts want: make or load a game, list legal moves, push a
-move, copy, undo, read the phase, scores and winners (see ``meeple.engine.game``).
-Underneath, a game is a ``GameState`` folded from events: ``decide(state, command)``
-checks a command and returns events; ``evolve`` applies one; ``next_event`` gives the
-consequence the rules dictate; ``play`` runs a command to the next point a player acts;
-``fold`` and ``walk`` replay a log; ``verify`` re-checks a recorded one. Editions are
-objects (``EDITIONS``); targets are ``Target``; legal moves are ``legal_moves``.
-Search bots play on detached copies: ``detach``, ``play_move``, ``advance``, ``playout``;
-bots are named by specs (``bot_named``: ``random``, ``greedy``, ``mcts:1000``).
+Documented submodules hold the rest: ``meeple.engine.bots`` and ``meeple.engine.mcts`` (the
+bots), ``meeple.engine.check`` (full verification), ``meeple.engine.notation`` (what a person
+types), ``meeple.engine.snapshot`` (the visible state as data), ``meeple.engine.playing``
+(``fold``, ``walk``, ``play``), ``meeple.engine.chance`` (the seeded stream). The other names
+below are meeple's own, kept reachable here for its CLI; they are not part of the API.
 """
 
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from meeple.engine.applying import FoldError, evolve
-from meeple.engine.board import (
-    nth_placement,
-    placement_at,
-    placement_count,
-    placements,
-    sample_placement,
-)
-from meeple.engine.botspec import BOT_NAMES, BOT_SYNTAX, read_spec, sees_only_the_table
-from meeple.engine.check import Finding, Verdict, command_of, verify
+from meeple.engine.check import Finding, Verdict, verify
 from meeple.engine.commands import (
     Command,
     DrawTile,
@@ -38,35 +26,26 @@ from meeple.engine.commands import (
     TakeBack,
     Undo,
 )
-from meeple.engine.deciding import (
-    decide,
-    followers_to_take_back,
-    legal_targets,
-    moves_with_targets,
-    undoable,
-)
-from meeple.engine.edition import Edition, Expansion, Figure, Term, formula
-from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named, expansion_named
-from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
-from meeple.engine.flow import awaiting, awaiting_seed, next_event
-from meeple.engine.geometry import SIDES
-from meeple.engine.moves import Move, legal_moves
-from meeple.engine.playing import fold, play, settle, walk
-from meeple.engine.scoring import projected
-from meeple.engine.setup import new_game, seal, start
-from meeple.engine.snapshot import (
-    PHASES,
-    breakdown,
-    effective_events,
-    export,
-    realm_extent,
-    reserves,
-)
+from meeple.engine.edition import Edition, Expansion, Figure, Term
+from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named
+from meeple.engine.errors import IllegalMove, InvalidCommand, InvalidGame, RulesError, TileSetError
+from meeple.engine.moves import Move
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
-from meeple.engine.tiles import TileSet, TileType, compile_tileset
 
 if TYPE_CHECKING:
+    # meeple's own names, not the API (each stays in its module)
+    from meeple.engine.applying import (
+        FoldError,
+        evolve,
+    )
+    from meeple.engine.board import (
+        nth_placement,
+        placement_at,
+        placement_count,
+        placements,
+        sample_placement,
+    )
     from meeple.engine.bots import (
         BOTS,
         bot_named,
@@ -75,18 +54,137 @@ if TYPE_CHECKING:
         random_move,
         run_turns,
     )
-    from meeple.engine.detached import advance, detach, play_move, playout
+    from meeple.engine.botspec import (
+        BOT_NAMES,
+        BOT_SYNTAX,
+        read_spec,
+        sees_only_the_table,
+    )
+    from meeple.engine.check import (
+        command_of,
+    )
+    from meeple.engine.deciding import (
+        decide,
+        followers_to_take_back,
+        legal_targets,
+        moves_with_targets,
+        undoable,
+    )
+    from meeple.engine.detached import (
+        advance,
+        detach,
+        play_move,
+        playout,
+    )
+    from meeple.engine.edition import (
+        formula,
+    )
+    from meeple.engine.editions import (
+        expansion_named,
+    )
+    from meeple.engine.flow import (
+        awaiting,
+        awaiting_seed,
+        next_event,
+    )
     from meeple.engine.game import Game
-    from meeple.engine.mcts import mcts_move, move_options, search
+    from meeple.engine.geometry import (
+        SIDES,
+    )
+    from meeple.engine.mcts import (
+        mcts_move,
+        move_options,
+        search,
+    )
+    from meeple.engine.moves import (
+        legal_moves,
+    )
+    from meeple.engine.playing import (
+        fold,
+        play,
+        settle,
+        walk,
+    )
+    from meeple.engine.scoring import (
+        projected,
+    )
+    from meeple.engine.setup import (
+        new_game,
+        seal,
+        start,
+    )
+    from meeple.engine.snapshot import (
+        PHASES,
+        breakdown,
+        effective_events,
+        export,
+        realm_extent,
+        reserves,
+    )
+    from meeple.engine.tiles import (
+        TileSet,
+        TileType,
+        compile_tileset,
+    )
 
-#: names imported on first use: the bots, the search, playouts and ``Game`` (each command is
-#: a process of its own, and most use none of them)
+#: names loaded on first use: the public ones whose modules most commands never need (each
+#: command is a process of its own), and meeple's own names kept reachable here
 _LAZY = {
-    **dict.fromkeys(("BOTS", "bot_named", "check_can_play", "greedy_move", "random_move",
-                     "run_turns"), "meeple.engine.bots"),
-    **dict.fromkeys(("advance", "detach", "play_move", "playout"), "meeple.engine.detached"),
     "Game": "meeple.engine.game",
-    **dict.fromkeys(("mcts_move", "move_options", "search"), "meeple.engine.mcts"),
+    "bot_named": "meeple.engine.bots",
+    "FoldError": "meeple.engine.applying",
+    "evolve": "meeple.engine.applying",
+    "nth_placement": "meeple.engine.board",
+    "placement_at": "meeple.engine.board",
+    "placement_count": "meeple.engine.board",
+    "placements": "meeple.engine.board",
+    "sample_placement": "meeple.engine.board",
+    "BOTS": "meeple.engine.bots",
+    "check_can_play": "meeple.engine.bots",
+    "greedy_move": "meeple.engine.bots",
+    "random_move": "meeple.engine.bots",
+    "run_turns": "meeple.engine.bots",
+    "BOT_NAMES": "meeple.engine.botspec",
+    "BOT_SYNTAX": "meeple.engine.botspec",
+    "read_spec": "meeple.engine.botspec",
+    "sees_only_the_table": "meeple.engine.botspec",
+    "command_of": "meeple.engine.check",
+    "decide": "meeple.engine.deciding",
+    "followers_to_take_back": "meeple.engine.deciding",
+    "legal_targets": "meeple.engine.deciding",
+    "moves_with_targets": "meeple.engine.deciding",
+    "undoable": "meeple.engine.deciding",
+    "advance": "meeple.engine.detached",
+    "detach": "meeple.engine.detached",
+    "play_move": "meeple.engine.detached",
+    "playout": "meeple.engine.detached",
+    "formula": "meeple.engine.edition",
+    "expansion_named": "meeple.engine.editions",
+    "awaiting": "meeple.engine.flow",
+    "awaiting_seed": "meeple.engine.flow",
+    "next_event": "meeple.engine.flow",
+    "SIDES": "meeple.engine.geometry",
+    "mcts_move": "meeple.engine.mcts",
+    "move_options": "meeple.engine.mcts",
+    "search": "meeple.engine.mcts",
+    "legal_moves": "meeple.engine.moves",
+    "fold": "meeple.engine.playing",
+    "play": "meeple.engine.playing",
+    "settle": "meeple.engine.playing",
+    "walk": "meeple.engine.playing",
+    "projected": "meeple.engine.scoring",
+    "new_game": "meeple.engine.setup",
+    "seal": "meeple.engine.setup",
+    "start": "meeple.engine.setup",
+    "PHASES": "meeple.engine.snapshot",
+    "breakdown": "meeple.engine.snapshot",
+    "effective_events": "meeple.engine.snapshot",
+    "export": "meeple.engine.snapshot",
+    "realm_extent": "meeple.engine.snapshot",
+    "reserves": "meeple.engine.snapshot",
+    "TileSet": "meeple.engine.tiles",
+    "TileType": "meeple.engine.tiles",
+    "compile_tileset": "meeple.engine.tiles",
 }
 
 
@@ -104,26 +202,22 @@ if not TYPE_CHECKING:  # (a type checker sees the imports above, and so every mi
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
+
 __all__ = [
-    "BOTS",
-    "BOT_NAMES",
-    "BOT_SYNTAX",
+    "Command",
     "DEFAULT",
+    "DrawTile",
     "EDITIONS",
     "EXPANSIONS",
-    "PHASES",
-    "SIDES",
-    "Command",
-    "DrawTile",
     "Edition",
     "Expansion",
     "Figure",
     "Finding",
-    "FoldError",
     "Game",
     "GameState",
     "IllegalMove",
     "InvalidCommand",
+    "InvalidGame",
     "Move",
     "PlaceMeeple",
     "PlaceTile",
@@ -133,58 +227,11 @@ __all__ = [
     "SkipMeeple",
     "TakeBack",
     "Target",
-    "TileSet",
+    "Term",
     "TileSetError",
-    "TileType",
     "Undo",
     "Verdict",
-    "advance",
-    "awaiting",
-    "awaiting_seed",
     "bot_named",
-    "check_can_play",
-    "breakdown",
-    "command_of",
-    "compile_tileset",
-    "decide",
-    "detach",
     "edition_named",
-    "effective_events",
-    "evolve",
-    "expansion_named",
-    "export",
-    "fold",
-    "followers_to_take_back",
-    "greedy_move",
-    "legal_moves",
-    "legal_targets",
-    "mcts_move",
-    "move_options",
-    "moves_with_targets",
-    "new_game",
-    "next_event",
-    "nth_placement",
-    "placement_at",
-    "placement_count",
-    "placements",
-    "play",
-    "play_move",
-    "playout",
-    "projected",
-    "random_move",
-    "realm_extent",
-    "reserves",
-    "read_spec",
-    "sample_placement",
-    "sees_only_the_table",
-    "Term",
-    "formula",
-    "run_turns",
-    "seal",
-    "search",
-    "settle",
-    "start",
-    "undoable",
     "verify",
-    "walk",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from meeple.engine.applying import evolve, is_input
+from meeple.engine.applying import is_input
 from meeple.engine.commands import (
     Command,
     DrawTile,
@@ -29,7 +29,8 @@ from meeple.engine.deciding import decide, decide_draw, decide_roll
 from meeple.engine.editions import edition_named
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
-from meeple.engine.setup import seal, start
+from meeple.engine.playing import walk
+from meeple.engine.setup import seal
 from meeple.engine.state import GameState
 from meeple.events.model import (
     DiceRolled,
@@ -107,8 +108,23 @@ def _same(a: Event, b: Event) -> bool:
     return a == (msgspec.structs.replace(b, prev=None) if b.prev is not None else b)
 
 
-def verify(events: list[Event], secret: str | None = None) -> Verdict:
-    """Re-run the rules over a structurally sound log (see ``meeple.events.log.read``).
+class _Found(Exception):
+    """Stops the walk at the first event that departs from the rules."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+#: what ``verify`` calls with each event and the state right after it
+Visit = Callable[[Event, GameState], None]
+
+
+def verify(events: list[Event], secret: str | None = None, *,
+           visit: Visit | None = None) -> Verdict:
+    """Re-run the rules over a structurally sound log (see ``meeple.events.log.read``), in one
+    walk of it (``meeple.engine.playing.walk``); ``visit`` sees each event with the state
+    right after it as the walk passes (to keep the state at a point, copy it).
 
     ``secret`` is a sealed game's seed where its holder checks; otherwise the seed revealed
     by ``game_ended`` is used, once it matches the commitment in ``game_started``.
@@ -123,31 +139,47 @@ def verify(events: list[Event], secret: str | None = None) -> Verdict:
                 return Verdict(None, finding)
             secret = revealed
         chance = "revealed" if secret is not None else "sealed"
+    walker = walk(events, secret, judge=_judge)
     try:
-        state = start(first, secret)
+        _, state = next(walker)
     except RulesError as exc:
         return Verdict(None, Finding(0, f"bad set-up: {exc.message}", exc.rule))
-    for event in events[1:]:
-        memo = state.next_memo  # (``next_event``, inline: once an event)
-        if memo is None:
-            memo = state.next_memo = (consequence(state),)
-        expected = memo[0]
-        if expected is None and not state.chance_known and awaiting_seed(state):
-            finding = _check_sealed_chance(state, event)
-        elif expected is None:
-            finding = _check_input(state, event)
-        elif not state.chance_known and _same_but_position(expected, event):
-            finding = None
-        elif expected != msgspec.structs.replace(event, prev=None):  # (``_same``, inline)
-            finding = Finding(event.seq, "the recorded consequence differs from the rules'",
-                              _rule_of(expected, state), _text(expected, state),
-                              _text(event, state))
-        else:
-            finding = None
-        if finding is not None:
-            return Verdict(state, finding, chance=chance)
-        state = evolve(state, event)
+    try:
+        if visit is not None:
+            visit(first, state)
+        for event, after in walker:
+            state = after
+            if visit is not None:
+                visit(event, state)
+    except _Found as found:
+        return Verdict(state, found.finding, chance=chance)
     return Verdict(state, None, pending=next_event(state) is not None, chance=chance)
+
+
+def _judge(state: GameState, event: Event) -> None:
+    """The first departure from the rules, at ``event`` in ``state``: an input the rules
+    refuse, or a consequence that differs from the one they write.
+
+    :raises _Found: with the finding.
+    """
+    memo = state.next_memo  # (``next_event``, inline: once an event)
+    if memo is None:
+        memo = state.next_memo = (consequence(state),)
+    expected = memo[0]
+    if expected is None and not state.chance_known and awaiting_seed(state):
+        finding = _check_sealed_chance(state, event)
+    elif expected is None:
+        finding = _check_input(state, event)
+    elif not state.chance_known and _same_but_position(expected, event):
+        finding = None
+    elif expected != msgspec.structs.replace(event, prev=None):  # (``_same``, inline)
+        finding = Finding(event.seq, "the recorded consequence differs from the rules'",
+                          _rule_of(expected, state), _text(expected, state),
+                          _text(event, state))
+    else:
+        finding = None
+    if finding is not None:
+        raise _Found(finding)
 
 
 def _revealed_seed(first: GameStarted, events: list[Event]) -> tuple[str | None, Finding | None]:

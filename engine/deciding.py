@@ -155,7 +155,7 @@ def _where_legal(state: GameState, tile) -> str:
     spots = sorted({(x, y) for x, y, _ in placements(state, tile)})
     shown = ", ".join(f"({x}, {y})" for x, y in spots[:8])
     more = f" and {len(spots) - 8} more" if len(spots) > 8 else ""
-    return f"{tile.id} fits at {shown}{more} (see `meeple moves`)"
+    return f"{tile.id} fits at {shown}{more}"
 
 
 def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int] | None]:
@@ -386,7 +386,7 @@ def decide_draw(state: GameState, command: DrawTile) -> Event:
     if tile not in state.tileset.types:
         known = ", ".join(sorted(state.tileset.types))
         raise InvalidCommand(f"there is no tile {tile!r} in the tile set {state.tileset.name}",
-                             rule=state.rule("tiles"), legal=f"tile ids: {known} (see `meeple tiles`)")
+                             rule=state.rule("tiles"), legal=f"tile ids: {known}")
     if not state.remaining[tile]:
         left = ", ".join(f"{t}" for t, n in sorted(state.remaining.items()) if n)
         raise IllegalMove(f"no tile {tile} is left to draw: all "

@@ -35,3 +35,15 @@ class IllegalMove(RulesError):
 
 class TileSetError(InvalidCommand):
     """A tile set definition that is not consistent (SW-1.1 to SW-1.4)."""
+
+
+class InvalidGame(RulesError):
+    """A recorded game that departs from the rules: ``line`` (1 up) is where, in its log."""
+
+    def __init__(self, message: str, *, line: int, rule: str | None = None,
+                 legal: str | None = None):
+        self.line = line
+        super().__init__(message, rule=rule, legal=legal)
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {super().__str__()}"

@@ -1,86 +1,146 @@
 """The public API of the rules (``from meeple.engine import Game``): one typed object per game.
 
 A ``Game`` holds the events of a game and the state they fold to. Reading it never
-changes it; the methods that change it say so (``push``, ``undo``, ``redo``: they append
-events, like python-chess's ``Board.push``); ``copy`` is cheap and independent. An
-illegal command raises and leaves the game exactly as it was.
+changes it; the methods that change it say so (``push``, ``push_text``, ``pop``, ``undo``,
+``redo``, ``resolve``: they append events, like python-chess's ``Board.push``); ``copy`` is
+cheap and independent. An illegal command raises and leaves the game exactly as it was.
+``Game.load`` and ``save`` hand the file work to ``meeple.events.log`` (locks, the hash
+chain, fsync); the rules themselves do no I/O.
 
->>> from meeple.events.tileset import bundled
->>> game = Game.new(["red", "black"], bundled("star-wars"), seed="7")
+>>> game = Game.new(["red", "black"], seed="7")
 >>> game.phase, game.player, game.drawn
 ('place', 'red', 'R')
->>> move = game.legal_moves()[0]
->>> written = game.push(PlaceTile(move.x, move.y, move.rotation))
+>>> written = game.push(game.legal_moves()[0])
 >>> game.phase
 'meeple'
+>>> written = game.push_text("skip")
+>>> game.player, game.phase
+('black', 'place')
 >>> len(game.copy().events) == len(game.events)
 True
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from meeple.engine.check import verify
 from meeple.engine.commands import Command, PlaceTile, Redo, Undo, checked
 from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
-from meeple.engine.errors import InvalidCommand
-from meeple.engine.flow import awaiting
+from meeple.engine.editions import DEFAULT, edition_named, expansion_named
+from meeple.engine.errors import InvalidCommand, InvalidGame
+from meeple.engine.flow import awaiting, next_event
 from meeple.engine.moves import Move, legal_moves
+from meeple.engine.notation import parse
 from meeple.engine.playing import play, settle
 from meeple.engine.setup import new_game, start
 from meeple.engine.snapshot import export
 from meeple.engine.state import GameState
-from meeple.events.model import Event, GameStarted, Spot
-from meeple.events.tileset import TileSetDef
+from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
+from meeple.events.tileset import TileSetDef, bundled, with_expansion
+
+if TYPE_CHECKING:
+    from meeple.events.log import GameLog
 
 Phase = Literal["place", "meeple", "draw", "dice", "over"]
 
 
 class Game:
-    """A game: its events (``events``) and the state they fold to (``state``)."""
+    """A game: its events (``events``), the state they fold to (``state``), and where it is
+    kept (``path``, ``head``: the hash of the last line written there), if anywhere."""
 
-    def __init__(self, events: Sequence[Event], state: GameState) -> None:
+    def __init__(self, events: Sequence[Event], state: GameState, *, path: str | None = None,
+                 head: str | None = None, hashes: Sequence[str] = (),
+                 schema: int = SCHEMA_VERSION) -> None:
         self._events = list(events)
         self._state = state
+        self._path = path
+        self._head = head
+        #: the SHA-256 of each line written, by seq; the events past them are not saved yet
+        self._hashes = hashes
+        self._saved = len(hashes) if path is not None else 0
+        self._schema = schema
 
     # -- making and reading ------------------------------------------------------------
 
     @classmethod
-    def new(cls, colours: Sequence[str], tileset: TileSetDef, *,
+    def new(cls, players: Sequence[str], edition: str | None = None, *,
+            tileset: TileSetDef | None = None, expansions: Sequence[str] = (),
             names: Sequence[str] | None = None, seed: str | None = None, table: bool = False,
-            team: bool = False, unplaceable: str = "discard", undo: str = "turn") -> Game:
-        """A new game, set up and run to its first move (in a digital game, the first draw).
-
-        The tile set decides the edition: ``meeple.events.tileset.bundled("classic")`` for a
-        bundled one (``with_expansion`` adds an expansion's tiles), or a set decoded from a
-        file.
+            team: bool = False, unplaceable: str = "discard", undo: str = "turn",
+            sealed: bool = False, bots: dict[str, str] | None = None) -> Game:
+        """A new game of ``players`` (colours, in seating order), set up and run to its first
+        move (in a digital game, the first draw). The edition's bundled tile set is used
+        unless ``tileset`` is given (its edition then decides); ``expansions`` add tiles.
+        A ``sealed`` game records only the seed's SHA-256; the seed stays in this object.
 
         :raises InvalidCommand: a bad set-up, naming the rule.
         """
-        first = new_game(list(colours), tileset, names=list(names) if names else None,
-                         seed=seed, team=team, table=table, unplaceable=unplaceable, undo=undo)
-        state, events = settle(start(first))
+        if tileset is None:
+            chosen = edition_named(edition or DEFAULT)
+            tileset = bundled(chosen.tileset)
+        elif edition is not None and tileset.edition != edition:
+            raise InvalidCommand(f"a tile set of the {tileset.edition} edition, not {edition}")
+        game_edition = edition_named(tileset.edition)
+        for name in dict.fromkeys(expansions):
+            extra = bundled(expansion_named(name, game_edition).tileset)
+            try:
+                tileset = with_expansion(tileset, extra)
+            except ValueError as exc:
+                raise InvalidCommand(str(exc)) from None
+        first = new_game(list(players), tileset, names=list(names) if names else None,
+                         seed=seed, team=team, table=table, unplaceable=unplaceable, undo=undo,
+                         sealed=sealed, bots=bots)
+        return cls.begin(first, seed if sealed else None)
+
+    @classmethod
+    def begin(cls, first: GameStarted, secret: str | None = None) -> Game:
+        """The game a ``game_started`` event sets up (``meeple.engine.setup.new_game``), run
+        to its first move; ``secret`` is a sealed game's seed.
+
+        :raises InvalidCommand: a bad set-up, naming the rule.
+        """
+        state, events = settle(start(first, secret))
         return cls([first, *events], state)
 
     @classmethod
     def from_events(cls, events: Sequence[Event], secret: str | None = None) -> Game:
-        """The game a recorded log holds, every move and consequence checked again.
+        """The game a recorded log holds, every move and consequence checked again
+        (``secret``: a sealed game's seed, where its holder loads it).
 
-        :raises InvalidCommand: where the log departs from the rules (its line and rule).
+        :raises InvalidGame: where the log departs from the rules (its line and rule).
         """
-        verdict = verify(list(events), secret)
-        if verdict.finding is not None or verdict.state is None:
-            finding = verdict.finding
-            assert finding is not None
-            raise InvalidCommand(f"line {finding.line}: {finding.message}", rule=finding.rule)
-        return cls(events, verdict.state)
+        return cls(events, _verified(events, secret))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, secret: str | None = None) -> Game:
+        """The game recorded at ``path``, read (``meeple.events.log.read``: the hash chain,
+        each line's form) and every move checked again; ``save`` appends to it.
+
+        :raises LogError: an unreadable, torn or tampered file (from ``meeple.events``).
+        :raises InvalidGame: a log whose moves the rules refuse (its line and rule).
+        """
+        from meeple.events.log import read
+
+        return cls.from_log(read(path), secret=secret)
+
+    @classmethod
+    def from_log(cls, log: GameLog, *, secret: str | None = None) -> Game:
+        """The game of a log already read (``meeple.events.log.read``), every move checked
+        again; ``save`` appends to its file.
+
+        :raises InvalidGame: a log whose moves the rules refuse (its line and rule).
+        """
+        return cls(log.events, _verified(log.events, secret), path=log.path, head=log.head,
+                   hashes=log.hashes, schema=log.schema)
 
     @property
     def events(self) -> tuple[Event, ...]:
-        """Every event so far, the first being ``game_started``."""
+        """Every event so far, the first being ``game_started`` (those saved or loaded as
+        the log holds them, with their ``prev``)."""
         return tuple(self._events)
 
     @property
@@ -95,13 +155,35 @@ class Game:
         return first
 
     @property
+    def path(self) -> str | None:
+        """The file the game was loaded from or saved to, if any."""
+        return self._path
+
+    @property
+    def head(self) -> str | None:
+        """The SHA-256 of the last line written to ``path``: the fingerprint of the game as
+        saved (None if it never was)."""
+        return self._head
+
+    @property
+    def hashes(self) -> Sequence[str]:
+        """The SHA-256 of each line saved, by seq."""
+        return self._hashes
+
+    @property
+    def unsaved(self) -> tuple[Event, ...]:
+        """The events played since the game was loaded or last saved."""
+        return tuple(self._events[self._saved:])
+
+    @property
     def edition(self) -> Edition:
         return self._state.edition
 
     @property
     def phase(self) -> Phase | None:
         """What the game waits for: ``place``, ``meeple``, ``draw`` (table mode), ``dice``
-        (table mode), ``over``; None while the rules have consequences to write."""
+        (table mode), ``over``; None while the rules have consequences to write
+        (``resolve`` writes them)."""
         return awaiting(self._state)  # type: ignore[return-value]
 
     @property
@@ -129,7 +211,8 @@ class Game:
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """The sides sharing the highest score once the game is over (SW-7.3); empty before."""
+        """The sides sharing the highest score once the game is over (SW-7.3, CL-6); empty
+        before."""
         return tuple(self._state.winners or ())
 
     def reserve(self, colour: str) -> dict[str, int]:
@@ -137,33 +220,67 @@ class Game:
         return dict(self._state.reserve[colour])
 
     def export(self) -> dict:
-        """The visible state as plain data (``meeple.engine.export``): what ``show --json``
-        prints and ``check --expect`` compares."""
+        """The visible state as plain data (``meeple.engine.snapshot.export``): what
+        ``show --json`` prints and ``check --expect`` compares."""
         return export(self._state)
 
     def legal_moves(self) -> list[Move]:
-        """In the placement step, every legal placement with the targets it allows; in the
-        meeple step, the placement made with its legal targets; else nothing. Targets and
-        figures are empty when the player has no figure left (``meeple.engine.moves``)."""
+        """In the placement step, every legal placement with the targets it allows (``push``
+        one to place the tile); in the meeple step, the placement made with its legal
+        targets; else nothing. Targets and figures are empty when the player has no figure
+        left (``meeple.engine.moves``)."""
         return legal_moves(self._state)
 
     def take_back_options(self) -> list[Spot]:
         """CL-7: where the player may take a follower back, after placing a festival tile."""
         return followers_to_take_back(self._state)
 
+    def parse(self, text: str) -> list[Command]:
+        """The commands a person's text names here (``b2 route:E``, ``1 0 90``, ``skip``,
+        ``undo``; see ``meeple.engine.notation.parse``); plays nothing.
+
+        :raises InvalidCommand, IllegalMove: text that names no legal command now.
+        """
+        return parse(self._state, text)
+
     # -- changing ----------------------------------------------------------------------
 
-    def push(self, command: Command) -> list[Event]:
-        """Play a command and everything the rules do after it; returns the events appended.
-        Changes the game.
+    def push(self, move: Move | Command) -> list[Event]:
+        """Play a command, or a ``Move`` from ``legal_moves()`` (it places the tile), and
+        everything the rules do after it; returns the events appended. Changes the game.
 
         :raises InvalidCommand, IllegalMove: the game is left exactly as it was (a value that
             is no command, or a field of the wrong type, is an ``InvalidCommand`` too).
         """
-        state, events = play(self._state, checked(command))
+        if isinstance(move, Move):
+            command: Command = PlaceTile(move.x, move.y, move.rotation)
+        else:
+            command = checked(move)
+        state, events = play(self._state, command)
         self._state = state
         self._events += events
         return events
+
+    def push_text(self, text: str) -> list[Event]:
+        """Play what a person typed (``b2 route:E``: the placement and the meeple), all of it
+        or nothing. Changes the game.
+
+        :raises InvalidCommand, IllegalMove: the game is left exactly as it was.
+        """
+        commands = self.parse(text)
+        state = self._state.copy() if len(commands) > 1 else self._state
+        written: list[Event] = []
+        for command in commands:
+            state, events = play(state, command)
+            written += events
+        self._state = state
+        self._events += written
+        return written
+
+    def pop(self) -> list[Event]:
+        """Take back the last step, as the game's undo policy allows (an ``undone`` event is
+        appended: nothing is deleted). Changes the game."""
+        return self.undo(1)
 
     def undo(self, steps: int = 1) -> list[Event]:
         """Take back steps as the game's undo policy allows (appended). Changes the game."""
@@ -173,13 +290,73 @@ class Game:
         """Apply again steps just undone (appended). Changes the game."""
         return self.push(Redo(steps))
 
+    def resolve(self) -> list[Event]:
+        """Write what the rules owe before anyone moves (a draw, dice, scoring, the end),
+        for a log that stops before it; returns the events appended. Changes the game."""
+        if next_event(self._state) is None:
+            return []
+        state, events = settle(self._state.continued())
+        self._state = state
+        self._events += events
+        return events
+
     def copy(self) -> Game:
-        """An independent copy: playing on either leaves the other as it was."""
+        """An independent copy (not tied to the file): playing on either leaves the other as
+        it was."""
         return Game(self._events, self._state.copy())
+
+    # -- keeping -----------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> str | None:
+        """Write the game: a new log at ``path`` (never over an existing file), or, for a game
+        loaded or saved before, append what was played since after the head it holds (the
+        file must not have moved on). Returns the new head. Changes where the game is kept.
+
+        :raises LogError: the file exists (a new log), has moved on, or cannot be written.
+        """
+        from meeple.events import log
+
+        if path is not None and (self._path is None or os.fspath(path) != self._path):
+            self._head = log.create(path, self._events)
+            self._path, self._saved = os.fspath(path), len(self._events)
+            self._events = log.chained(self._events, None)
+            self._hashes = _hashes_of(self._events)
+            return self._head
+        if self._path is None:
+            raise InvalidCommand("the game has no file yet: save(path) creates one")
+        fresh = self._events[self._saved:]
+        if not fresh:
+            return self._head
+        assert self._head is not None
+        head = log.append(self._path, fresh, self._head, lines=self._saved, schema=self._schema)
+        self._events[self._saved:] = log.chained(fresh, self._head, schema=self._schema)
+        self._head = head
+        self._hashes = [*self._hashes, *_hashes_of(self._events[self._saved:], self._schema)]
+        self._saved = len(self._events)
+        return self._head
+
+    # -- showing -----------------------------------------------------------------------
 
     def __repr__(self) -> str:
         return (f"<Game {self.edition.name} turn {self.turn}, {self.player} to "
                 f"{self.phase or 'resolve'}, {len(self._events)} events>")
 
 
-__all__ = ["Game", "Move", "Phase", "PlaceTile"]
+def _verified(events: Sequence[Event], secret: str | None) -> GameState:
+    verdict = verify(list(events), secret)
+    finding = verdict.finding
+    if finding is not None or verdict.state is None:
+        assert finding is not None
+        raise InvalidGame(finding.message, line=finding.line, rule=finding.rule,
+                          legal=finding.expected)
+    return verdict.state
+
+
+def _hashes_of(events: Sequence[Event], schema: int = SCHEMA_VERSION) -> list[str]:
+    from meeple.events.log import line_hash
+    from meeple.events.upcast import encode_as
+
+    return [line_hash(encode_as(event, schema)) for event in events]
+
+
+__all__ = ["Game", "Phase"]

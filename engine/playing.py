@@ -6,7 +6,8 @@ Both use only ``decide``, ``evolve`` and ``next_event``, exactly as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 
 from meeple.engine.applying import evolve
 from meeple.engine.commands import Command
@@ -16,24 +17,16 @@ from meeple.engine.setup import start
 from meeple.engine.state import GameState
 from meeple.events.model import Event, GameStarted
 
-
-def fold(events: Iterable[Event]) -> GameState:
-    """The state after a sequence of events, the first being ``game_started``.
-
-    :raises FoldError: on a ``seq`` out of order; ``InvalidCommand`` on a bad set-up.
-    """
-    iterator = iter(events)
-    first = next(iterator)
-    if not isinstance(first, GameStarted):
-        raise ValueError("a game starts with game_started")
-    state = start(first)
-    for event in iterator:
-        state = evolve(state, event)
-    return state
+#: a judge of each recorded event, given the state before it (``meeple.engine.check``)
+Judge = Callable[[GameState, Event], None]
 
 
-def walk(events: Iterable[Event], secret: str | None = None) -> Iterator[tuple[Event, GameState]]:
-    """Each event of a log with the state right after it, in one fold (linear).
+def walk(events: Iterable[Event], secret: str | None = None, *,
+         judge: Judge | None = None) -> Iterator[tuple[Event, GameState]]:
+    """The one walker over a log: each event with the state right after it, in one fold
+    (linear). ``judge`` is called with the state before each event after the first and may
+    raise to stop the walk there (``verify`` judges every move and consequence); fold,
+    verify, ``show --at`` and the replay page all walk a log through here.
 
     The state is the live one, changed by the next step: copy it (``state.copy()``) to keep it.
 
@@ -46,8 +39,19 @@ def walk(events: Iterable[Event], secret: str | None = None) -> Iterator[tuple[E
     state = start(first, secret)
     yield first, state
     for event in iterator:
+        if judge is not None:
+            judge(state, event)
         state = evolve(state, event)
         yield event, state
+
+
+def fold(events: Iterable[Event], secret: str | None = None) -> GameState:
+    """The state after a sequence of events, the first being ``game_started`` (no rule is
+    checked: ``verify`` does that).
+
+    :raises FoldError: on a ``seq`` out of order; ``InvalidCommand`` on a bad set-up.
+    """
+    return deque(walk(events, secret), maxlen=1)[0][1]
 
 
 #: ``next_event``'s answer where a player must act

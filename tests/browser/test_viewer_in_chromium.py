@@ -56,7 +56,7 @@ def engine_view(events, i: int) -> tuple[dict[str, int], int, int]:
 
 
 def test_stepping_through_a_four_player_game_matches_the_engine(browser, tmp_path):
-    events = load(str(FOUR_PLAYERS)).log.events
+    events = load(str(FOUR_PLAYERS)).events
     viewer = Viewer(browser, FOUR_PLAYERS, tmp_path / "game.html")
     last = len(events) - 1
     assert viewer.step() == last, "the page opens at the end of the game"
@@ -82,7 +82,7 @@ def test_stepping_through_a_four_player_game_matches_the_engine(browser, tmp_pat
     assert viewer.step() == 150
     assert viewer.shown() == engine_view(events, 150)
     assert viewer.press("End") == last
-    head = load(str(FOUR_PLAYERS)).log.head
+    head = load(str(FOUR_PLAYERS)).head
     assert viewer.page.inner_text("#head") == head
     shot = tmp_path / "end.png"
     viewer.page.screenshot(path=str(shot))
@@ -104,7 +104,7 @@ def test_the_address_opens_a_step_and_undone_steps_are_struck_through(browser, t
         "getComputedStyle(li).textDecorationLine])")
     from meeple.cli.history import undone_seqs
 
-    assert [seq for seq, _ in struck] == sorted(undone_seqs(game.log.events, game.state))
+    assert [seq for seq, _ in struck] == sorted(undone_seqs(game.events, game.state))
     assert {style for _, style in struck} == {"line-through"}
     page.close()
 

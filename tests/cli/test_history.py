@@ -30,6 +30,6 @@ def marked_while_replaying(events):
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*undo*.jsonl")), ids=lambda p: p.stem)
 def test_undone_events_are_those_a_replay_marks(path):
     game = load(str(path))
-    expected = marked_while_replaying(game.log.events)
+    expected = marked_while_replaying(game.events)
     assert expected, "the fixture undoes something"
-    assert undone_seqs(game.log.events, game.state) == expected
+    assert undone_seqs(game.events, game.state) == expected

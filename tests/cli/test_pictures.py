@@ -78,7 +78,7 @@ def test_board_svg_snapshot_of_the_asteroid_battle(snapshot_svg):
 
 
 def test_board_svg_snapshot_mid_game_with_meeples_and_planets(snapshot_svg):
-    events = load(str(FOUR_PLAYERS)).log.events
+    events = load(str(FOUR_PLAYERS)).events
     state = fold(events[:120])
     assert board_svg(state, highlight=state.placed_at) == snapshot_svg
 
@@ -98,7 +98,7 @@ def test_show_svg_at_a_seq_draws_the_board_then(tmp_path):
     run("show", FOUR_PLAYERS, "--svg", out, "--at", 40)
     root = ET.parse(out).getroot()
     tiles = [g for g in root.iter(f"{SVG}g") if g.get("class") == "tile"]
-    assert len(tiles) == len(fold(load(str(FOUR_PLAYERS)).log.events[:41]).board)
+    assert len(tiles) == len(fold(load(str(FOUR_PLAYERS)).events[:41]).board)
 
 
 PLANET_ATTACK = FIXTURES / "worked_planet_attack_tie_at_5_then_red_takes_the_planet.jsonl"
@@ -136,7 +136,7 @@ def apart(a, b) -> bool:
     (THREE_ON_A_PLANET, 183, (-3, -2), ["black small", "black large", "orange small"]),
 ], ids=["small and large", "three"])
 def test_figures_on_one_planet_stand_apart_and_off_its_name(path, seq, cell, figures):
-    events = load(str(path)).log.events
+    events = load(str(path)).events
     state = fold(events[: seq + 1])
     tile = tile_group(ET.fromstring(board_svg(state, highlight=None)), *cell)
     groups = [g for g in tile.iter(f"{SVG}g") if g.get("class") == "figure"]
@@ -150,7 +150,7 @@ def test_figures_on_one_planet_stand_apart_and_off_its_name(path, seq, cell, fig
     x, y, half = float(name.get("x")), float(name.get("y")), 0.34 * 11 * len(name.text)
     written = (x - half, y - 9, x + half, y + 3)  # bold 11 px letters about the baseline
     assert all(apart(box, written) for box in boxes), (name.text, boxes)
-    frame = plain(document(load(str(path)).log))["frames"][seq]
+    frame = plain(document(load(str(path))))["frames"][seq]
     on_tile = sorted((m[2], m[3]) for m in frame["m"] if (m[0], m[1]) == cell)
     drawn = [_PLACED.fullmatch(g.get("transform")) for g in groups]
     assert on_tile == sorted((float(m[1]), float(m[2])) for m in drawn), \
@@ -196,7 +196,7 @@ def test_a_figure_of_every_colour_has_an_outline_and_a_halo_that_stand_out(colou
 def test_the_replay_page_draws_figures_in_the_board_pictures_colours():
     from meeple.cli.svg import meeple_svg
 
-    doc = document(load(str(FOUR_PLAYERS)).log)
+    doc = document(load(str(FOUR_PLAYERS)))
     assert len(doc["players"]) == 4
     for player in doc["players"]:
         group = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
@@ -245,7 +245,7 @@ def test_show_svg_mid_game_has_the_scores_then_and_no_winner(tmp_path):
     out = tmp_path / "b.svg"
     run("show", FOUR_PLAYERS, "--svg", out, "--at", 120)
     root = ET.parse(out).getroot()
-    state = fold(load(str(FOUR_PLAYERS)).log.events[:121])
+    state = fold(load(str(FOUR_PLAYERS)).events[:121])
     assert sides_of(root) == [(side, state.scores[side], False) for side in state.sides]
     assert any(state.scores.values())
     texts = [t.text for t in root.iter(f"{SVG}text")]
@@ -280,9 +280,9 @@ def test_each_scoring_frame_carries_the_cells_of_what_it_paid_for():
     from meeple.events.model import PointsScored
 
     path = FIXTURES / "classic_farm_borders_three_completed_cities_and_one_open.jsonl"
-    doc = plain(document(load(str(path)).log))
+    doc = plain(document(load(str(path))))
     farms = 0
-    for i, (event, state) in enumerate(walk(load(str(path)).log.events)):
+    for i, (event, state) in enumerate(walk(load(str(path)).events)):
         scored = doc["frames"][i]["scored"]
         if not isinstance(event, PointsScored):
             assert scored is None
@@ -324,7 +324,7 @@ def test_the_html_replay_is_self_contained(tmp_path):
     html = out.read_text()
     assert not re.search(r"<(link|img|iframe)\b|\bsrc=|@import|url\(\s*['\"]?(https?:|//)", html)
     assert set(re.findall(r"https?://[^\s\"'<>]+", html)) <= {"http://www.w3.org/2000/svg"}
-    assert embedded(html)["head"] == load(str(FOUR_PLAYERS)).log.head
+    assert embedded(html)["head"] == load(str(FOUR_PLAYERS)).head
 
 
 def plain(doc: dict) -> dict:
@@ -340,8 +340,8 @@ def plain(doc: dict) -> dict:
 
 def test_replay_frames_match_the_engine_at_every_step():
     game = load(str(UNDO))
-    events = game.log.events
-    doc = plain(document(game.log))
+    events = game.events
+    doc = plain(document(game))
     assert len(doc["frames"]) == len(events)
     for i in range(0, len(events), 7):
         state = fold(events[: i + 1])
@@ -354,8 +354,8 @@ def test_replay_frames_match_the_engine_at_every_step():
 
 def test_replay_marks_undone_steps_and_keeps_line_hashes():
     game = load(str(UNDO))
-    doc = plain(document(game.log))
-    assert any(isinstance(e, Undone) for e in game.log.events)
+    doc = plain(document(game))
+    assert any(isinstance(e, Undone) for e in game.events)
     struck = [e["seq"] for e in doc["events"] if e["undone"]]
     assert struck and 14 in struck
     raw = UNDO.read_bytes().splitlines()
@@ -363,7 +363,7 @@ def test_replay_marks_undone_steps_and_keeps_line_hashes():
 
 
 def test_replay_shows_battles_with_their_dice():
-    doc = plain(document(load(str(BATTLE)).log))
+    doc = plain(document(load(str(BATTLE))))
     battles = [f["battle"] for f in doc["frames"] if f["battle"]]
     last = battles[-1]
     assert last["winner"] == "black"
@@ -374,7 +374,7 @@ def test_replay_shows_battles_with_their_dice():
 def test_names_cannot_close_the_page_script_or_add_markup(tmp_path):
     path = tmp_path / "g.jsonl"
     run("new", path, "--players", "red,black", "--names", "</script><b>x,<i>y", "--seed", "1")
-    html = page(load(str(path)).log, note="<u>note</u>")
+    html = page(load(str(path)), note="<u>note</u>")
     assert "</script><b>" not in html and "<i>y" not in html and "<u>" not in html
     assert plain(embedded(html))["events"][0]["text"].startswith(
         "Game started: red (</script><b>x)")
@@ -448,12 +448,12 @@ def test_svg_text_escapes_controls_and_characters_xml_cannot_hold():
 
 def test_the_page_data_holds_no_character_that_could_end_or_bend_its_script(tmp_path):
     game = hostile_game(tmp_path)
-    html = page(load(str(game)).log, note=None)
+    html = page(load(str(game)), note=None)
     found = re.search(r'<script type="application/json" id="data">(.*?)</script>', html, re.S)
     data = found.group(1)
     assert not re.search("[<>&\u2028\u2029]", data)
     doc = json.loads(data)
-    assert doc == json.loads(msgspec.json.encode(document(load(str(game)).log)))
+    assert doc == json.loads(msgspec.json.encode(document(load(str(game)))))
     assert doc["players"][1]["name"] == "Bob\u2028</script><script>window.pwned=5</script>"
     assert html.count("<script") == 2, "the data and the page's own script, nothing more"
 
@@ -461,7 +461,7 @@ def test_the_page_data_holds_no_character_that_could_end_or_bend_its_script(tmp_
 def test_the_page_fills_each_slot_once_whatever_the_text(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--names", "%DATA%,%TITLE%", "--seed", "1")
-    html = page(load(str(game)).log, note="%DATA% %NOTE%")
+    html = page(load(str(game)), note="%DATA% %NOTE%")
     assert '<span class="note">%DATA% %NOTE%</span>' in html
     assert "Game started: red (%DATA%), black (%TITLE%)" in plain(embedded(html))["events"][0]["text"]
 

@@ -213,7 +213,7 @@ def test_the_demo_game_shows_a_battle_an_attack_a_completed_planet_and_the_final
     game = tmp_path / "demo.jsonl"
     text = run("demo", "--out", game).stdout
     loaded = open_game(str(game))
-    moments = dict(highlights(loaded.log.events, loaded.state))
+    moments = dict(highlights(loaded.events, loaded.state))
     assert list(moments) == ["a planet attacked", "a battle", "a planet completed",
                              "the final scoring"]
     assert [type(e).__name__ for e in moments["a battle"]] == ["BattleStarted", "DiceRolled"]

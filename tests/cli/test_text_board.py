@@ -235,7 +235,7 @@ def test_column_numbers_wider_than_a_compact_cell_are_written_whole():
 
     from helpers import mini_set
 
-    game = Game.new(["red", "black"], mini_set({"D": 140}), seed="1")
+    game = Game.new(["red", "black"], tileset=mini_set({"D": 140}), seed="1")
     for x in range(1, 120):
         game.push(PlaceTile(x, 0, 0))
         game.push(SkipMeeple())

@@ -26,7 +26,7 @@ def _move(game: Game, line: int):
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 @pytest.mark.parametrize("seed", ["1", "2"])
 def test_a_state_and_its_copies_played_apart_each_match_a_fold_of_their_events(edition, seed):
-    game = Game.new(["red", "black"], EDITIONS[edition](), seed=seed)
+    game = Game.new(["red", "black"], edition, seed=seed)
     lines = [game]
     while not game.over:
         if game.turn % 6 == 0 and game.phase == "place" and len(lines) < 10:
@@ -44,7 +44,7 @@ def test_copies_that_part_and_then_undo_each_go_back_along_their_own_line(editio
     """Undo of a copy goes back along the copy's own steps: two copies that place apart, skip
     and undo must each equal a fold of their own events, not the other's position (a copy's
     undo snapshots are its own; they were once shared, keyed by step)."""
-    game = Game.new(["red", "black"], EDITIONS[edition](), seed="7", undo="any")
+    game = Game.new(["red", "black"], edition, seed="7", undo="any")
     first, second = game, game.copy()
     moves = first.legal_moves()
     for line, move in ((first, moves[0]), (second, moves[-1])):

@@ -24,7 +24,7 @@ SETS = {"star-wars": bundled, "classic": classic}
 
 
 def _position(name: str, seed: str, turns: int):
-    game = Game.new(["red", "black"] if name == "star-wars" else ["red", "blue"], SETS[name](),
+    game = Game.new(["red", "black"] if name == "star-wars" else ["red", "blue"], name,
                     seed=seed)
     while game.turn <= turns:
         game.push(greedy_move(game.state))
