@@ -215,12 +215,12 @@ ValidPrefix = Annotated[bool, typer.Option(
     "stops and why) instead of refusing the log.")]
 
 
-def _open(game: str, valid_prefix: bool):
+def _open(game: str, valid_prefix: bool, visit=None):
     """Load a game; with ``valid_prefix``, only the part before its first fault, said on
-    stderr."""
+    stderr; ``visit`` sees the walk that checks it."""
     from meeple.cli.session import open_game
 
-    return open_game(game, valid_prefix=valid_prefix, notice=note)
+    return open_game(game, valid_prefix=valid_prefix, notice=note, visit=visit)
 
 
 def _expansions(names: list[str] | None, fiesta: bool) -> list[str]:
@@ -442,10 +442,11 @@ def show(
     valid_prefix: ValidPrefix = False,
 ) -> None:
     """The board as text (or SVG): edges, realms, symbols and meeples; the last placement marked."""
-    from meeple.cli.report import print_board
+    from meeple.cli.report import StateAt, print_board
 
-    loaded = _open(game, valid_prefix)
-    print_board(loaded, at=at, turn=turn, plain=ascii_, compact=compact, as_json=as_json, svg=svg)
+    kept = StateAt(at, turn)
+    loaded = _open(game, valid_prefix, kept)
+    print_board(loaded, kept.of(loaded), plain=ascii_, compact=compact, as_json=as_json, svg=svg)
 
 
 @app.command()
@@ -475,9 +476,10 @@ def replay(
     as_json: Json = False,
 ) -> None:
     """The game told event by event; undone steps are marked."""
-    from meeple.cli.report import print_replay
+    from meeple.cli.report import TurnBoards, print_replay
 
-    print_replay(_open(game, valid_prefix), first=from_, last=to, boards=board,
+    boards = TurnBoards(from_, to) if board and not as_json else None
+    print_replay(_open(game, valid_prefix, boards), first=from_, last=to, boards=boards,
                  as_json=as_json, heads=heads)
 
 

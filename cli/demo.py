@@ -63,7 +63,7 @@ def run_demo(path: str, players: list[str], seed: str) -> int:
             for event in shown:
                 say(f"    {event.seq + 1:>4}  {tell(event, game.state.edition)}")
         say()
-    print_board(game, at=None, turn=None, plain=False, compact=False, as_json=False)
+    print_board(game, game.state, plain=False, compact=False, as_json=False)
     say()
     print_score(game.state, False)
     say()

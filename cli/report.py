@@ -9,8 +9,8 @@ import msgspec
 from meeple.cli import views
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, say, write_file
-from meeple.cli.store import Failure, Game
-from meeple.engine import GameState, awaiting, awaiting_seed, export
+from meeple.cli.store import Failure
+from meeple.engine import Game, GameState, awaiting, awaiting_seed, export
 from meeple.events.log import short
 from meeple.events.model import Event, TurnEnded
 from meeple.events.text import escaped
@@ -185,11 +185,11 @@ def _console():
     return Console(highlight=False, soft_wrap=True)
 
 
-def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, compact: bool,
+def print_board(game: Game, state: GameState, *, plain: bool, compact: bool,
                 as_json: bool, svg: str | None = None) -> None:
+    """The board of ``game`` in ``state`` (its last, or one kept with ``StateAt``)."""
     from meeple.cli.board import COMPACT, legend, pick_size, render, to_plain, to_rich
 
-    state = _state_at(game, at, turn)
     if svg is not None:
         from meeple.cli.svg import board_svg
 
@@ -214,48 +214,93 @@ def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, co
         say(reconstructed_note(state.tileset.name))
 
 
-def _state_at(game: Game, at: int | None, turn: int | None) -> GameState:
-    from meeple.engine import fold
+class StateAt:
+    """The state at seq ``at`` or at the end of turn ``turn`` (the last time it ended, after
+    an undo), kept as the walk that loads a game passes it (``meeple.engine.check.verify``):
+    the log is walked once.
 
-    events = game.events
-    if at is None and turn is None:
-        return game.state
-    if at is not None and turn is not None:
-        raise Failure("--at and --turn exclude each other", 2)
-    if at is not None:
-        if not 0 <= at < len(events):
-            raise Failure(f"--at {at}: the log has seq 0 to {len(events) - 1}", 1)
-        return fold(events[: at + 1])
-    ends = [e.seq for e in events if isinstance(e, TurnEnded) and e.turn == turn]
-    if not ends:
-        raise Failure(f"--turn {turn}: no turn {turn} has ended in this game", 1)
-    return fold(events[: ends[-1] + 1])
+    :raises Failure: (2) both given.
+    """
+
+    def __init__(self, at: int | None, turn: int | None) -> None:
+        if at is not None and turn is not None:
+            raise Failure("--at and --turn exclude each other", 2)
+        self.at, self.turn = at, turn
+        self.state: GameState | None = None
+
+    def __call__(self, event: Event, state: GameState) -> None:
+        if event.seq == self.at or (self.turn is not None and isinstance(event, TurnEnded)
+                                    and event.turn == self.turn):
+            self.state = state.copy()
+
+    def of(self, game: Game) -> GameState:
+        """The state kept, once ``game`` is loaded through this visitor.
+
+        :raises Failure: (1) a seq or turn the log does not hold.
+        """
+        if self.at is None and self.turn is None:
+            return game.state
+        if self.state is None and self.at is not None:
+            raise Failure(f"--at {self.at}: the log has seq 0 to {len(game.events) - 1}", 1)
+        if self.state is None:
+            raise Failure(f"--turn {self.turn}: no turn {self.turn} has ended in this game", 1)
+        return self.state
 
 
 #: the most tiles `replay --show` draws over all its boards
 SHOW_BUDGET = 2_000_000
 
 
-def print_replay(game: Game, *, first: int | None, last: int | None, boards: bool,
-                 as_json: bool, heads: bool = False) -> None:
-    """The narrative; with ``boards`` the board after each turn, with ``heads`` the head hash
-    after each turn (what players write down), all in one fold of the log."""
-    from meeple.cli.board import render, to_plain
+class TurnBoards:
+    """The board after each turn from ``first`` to ``last`` (seqs), drawn as the walk that
+    loads the game passes it (the log is walked once); at most ``SHOW_BUDGET`` tiles in all.
+    """
+
+    def __init__(self, first: int | None, last: int | None) -> None:
+        self.first, self.last = first, last
+        self.drawn: dict[int, str] = {}
+        self.tiles = 0
+        self.turns = 0
+
+    def __call__(self, event: Event, state: GameState) -> None:
+        if not isinstance(event, TurnEnded) or not _between(event.seq, self.first, self.last):
+            return
+        from meeple.cli.board import render, to_plain
+
+        self.turns += 1
+        self.tiles += len(state.board)
+        if self.tiles <= SHOW_BUDGET:
+            self.drawn[event.seq] = to_plain(render(state, width=10_000, unicode=False,
+                                                    highlight=state.placed_at))
+        else:
+            self.drawn.clear()
+
+    def check(self) -> None:
+        """:raises Failure: the boards would pass the budget."""
+        if self.tiles > SHOW_BUDGET:
+            raise Failure(f"--show would draw {self.turns:,} boards of {self.tiles:,} tiles in "
+                          f"all (at most {SHOW_BUDGET:,}): use `meeple show --turn N` for the "
+                          "turns you want", 1)
+
+
+def _between(seq: int, first: int | None, last: int | None) -> bool:
+    return (first is None or seq >= first) and (last is None or seq <= last)
+
+
+def print_replay(game: Game, *, first: int | None, last: int | None,
+                 boards: TurnBoards | None, as_json: bool, heads: bool = False) -> None:
+    """The narrative; with ``boards`` (given to the walk that loaded ``game``) the board after
+    each turn, with ``heads`` the head hash after each turn (what players write down)."""
     from meeple.cli.history import undone_seqs
-    from meeple.engine import walk
 
     events = game.events
     hashes = game.hashes
     edition = game.state.edition
     undone = undone_seqs(events, game.state)
-
-    def chosen(seq: int) -> bool:
-        return (first is None or seq >= first) and (last is None or seq <= last)
-
     if as_json:
         rows = []
         for e in events:
-            if chosen(e.seq):
+            if _between(e.seq, first, last):
                 row = {"seq": e.seq, "undone": e.seq in undone, "text": tell(e, edition),
                        "event": msgspec.to_builtins(e)}
                 if heads:
@@ -263,22 +308,17 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
                 rows.append(row)
         emit_json(rows)
         return
-    if boards:
-        turns = sum(isinstance(e, TurnEnded) for e in events)
-        if turns * len(game.state.board) > SHOW_BUDGET:
-            raise Failure(f"--show would draw {turns:,} boards of up to {len(game.state.board):,} "
-                          f"tiles (at most {SHOW_BUDGET:,} tiles in all): use `meeple show "
-                          "--turn N` for the turns you want", 1)
-    for event, state in walk(events) if boards else ((e, None) for e in events):
-        if not chosen(event.seq):
+    if boards is not None:
+        boards.check()
+    for event in events:
+        if not _between(event.seq, first, last):
             continue
         mark = "  (undone)" if event.seq in undone else ""
         prefix = "~" if event.seq in undone else " "
         say(f"{prefix}{event.seq:>4}  {tell(event, edition)}{mark}")
         turn_over = isinstance(event, TurnEnded) and event.seq not in undone
-        if boards and turn_over:
-            assert state is not None
-            say(to_plain(render(state, width=10_000, unicode=False, highlight=state.placed_at)))
+        if boards is not None and turn_over:
+            say(boards.drawn[event.seq])
         if heads and (turn_over or event.seq == len(events) - 1):
             say(f"      head after line {event.seq + 1}: {hashes[event.seq]}")
 

@@ -27,6 +27,7 @@ from meeple.engine import (
     new_game,
     sees_only_the_table,
 )
+from meeple.engine.check import Visit
 from meeple.events import log as logfile
 from meeple.events.model import MAX_NAME, DiceRolled, Event, TileDrawn, TileSetAside
 from meeple.events.text import control_char, escaped
@@ -44,12 +45,13 @@ class Outcome(msgspec.Struct):
 
 
 def open_game(path: str, *, valid_prefix: bool = False,
-              notice: Callable[[str], None] | None = None) -> Game:
-    """A game read, verified and folded. With ``valid_prefix``, a log with a fault gives the
-    part before it, and ``notice`` is told where it stops and why."""
+              notice: Callable[[str], None] | None = None, visit: Visit | None = None) -> Game:
+    """A game read, verified and folded in one walk, which ``visit`` sees. With
+    ``valid_prefix``, a log with a fault gives the part before it, and ``notice`` is told
+    where it stops and why."""
     if not valid_prefix:
-        return load(path)
-    loaded, why = load_valid_prefix(path)
+        return load(path, visit)
+    loaded, why = load_valid_prefix(path, visit)
     if why is not None and notice is not None:
         notice(f"meeple: {path}: showing lines 1 to {len(loaded.events)} only, the valid "
                f"prefix; the log stops being trustworthy at {why}")

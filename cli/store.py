@@ -23,6 +23,7 @@ from meeple.engine import (
     expansion_named,
     seal,
 )
+from meeple.engine.check import Visit
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
 from meeple.events.model import Event, GameStarted
@@ -121,15 +122,16 @@ def read_secret(path: str, events: list[Event]) -> str | None:
     return secret
 
 
-def load(path: str) -> Game:
-    """Read, check and fold a game log (with a sealed game's seed, where its file is).
+def load(path: str, visit: Visit | None = None) -> Game:
+    """Read, check and fold a game log (with a sealed game's seed, where its file is), in
+    one walk, which ``visit`` sees (``meeple.engine.check.verify``).
 
     :raises LogError: unreadable, corrupt, tampered or torn log (exit 3).
     :raises Failure: a log whose moves break the rules (exit 1).
     """
     log = logfile.read(path)
     try:
-        return Game.from_log(log, secret=read_secret(path, log.events))
+        return Game.from_log(log, secret=read_secret(path, log.events), visit=visit)
     except InvalidGame as exc:
         raise _invalid(path, exc, "see `meeple check`") from None
 
@@ -139,7 +141,7 @@ def _invalid(path: str, exc: InvalidGame, then: str) -> Failure:
     return Failure(f"{path}:{exc.line}: invalid game: {exc.message}{rule}; {then}")
 
 
-def load_valid_prefix(path: str) -> tuple[Game, str | None]:
+def load_valid_prefix(path: str, visit: Visit | None = None) -> tuple[Game, str | None]:
     """The trustworthy part of a log, for a dispute: the lines before its first fault (a
     broken link, a torn or undecodable line, a move the rules refuse), folded; and where it
     stops and why (None when the whole log is sound).
@@ -157,7 +159,7 @@ def load_valid_prefix(path: str) -> tuple[Game, str | None]:
         log = logfile.parse(path, data[:_offset_of_line(data, exc.line)])
     secret = read_secret(path, log.events)
     try:
-        return Game.from_log(log, secret=secret), why
+        return Game.from_log(log, secret=secret, visit=visit), why
     except InvalidGame as exc:
         if exc.line < 2:
             raise _invalid(path, exc, "nothing before it can be shown") from None
@@ -165,7 +167,7 @@ def load_valid_prefix(path: str) -> tuple[Game, str | None]:
         stop = exc.line
         log = logfile.GameLog(path, log.events[: stop - 1], log.hashes[stop - 2],
                               log.hashes[: stop - 1], log.schema)
-        return Game.from_log(log, secret=secret), f"line {stop}: {exc.message}{rule}"
+        return Game.from_log(log, secret=secret, visit=visit), f"line {stop}: {exc.message}{rule}"
 
 
 def _raw_log(path: str) -> bytes:

@@ -26,7 +26,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
-from meeple.engine.check import verify
+from meeple.engine.check import Visit, verify
 from meeple.engine.commands import Command, PlaceTile, Redo, Undo, checked
 from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
@@ -116,7 +116,8 @@ class Game:
         return cls(events, _verified(events, secret))
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, secret: str | None = None) -> Game:
+    def load(cls, path: str | os.PathLike[str], *, secret: str | None = None,
+             visit: Visit | None = None) -> Game:
         """The game recorded at ``path``, read (``meeple.events.log.read``: the hash chain,
         each line's form) and every move checked again; ``save`` appends to it.
 
@@ -125,16 +126,18 @@ class Game:
         """
         from meeple.events.log import read
 
-        return cls.from_log(read(path), secret=secret)
+        return cls.from_log(read(path), secret=secret, visit=visit)
 
     @classmethod
-    def from_log(cls, log: GameLog, *, secret: str | None = None) -> Game:
+    def from_log(cls, log: GameLog, *, secret: str | None = None,
+                 visit: Visit | None = None) -> Game:
         """The game of a log already read (``meeple.events.log.read``), every move checked
-        again; ``save`` appends to its file.
+        again in one walk, which ``visit`` sees (each event with the state after it; see
+        ``meeple.engine.check.verify``); ``save`` appends to its file.
 
         :raises InvalidGame: a log whose moves the rules refuse (its line and rule).
         """
-        return cls(log.events, _verified(log.events, secret), path=log.path, head=log.head,
+        return cls(log.events, _verified(log.events, secret, visit), path=log.path, head=log.head,
                    hashes=log.hashes, schema=log.schema)
 
     @property
@@ -342,8 +345,9 @@ class Game:
                 f"{self.phase or 'resolve'}, {len(self._events)} events>")
 
 
-def _verified(events: Sequence[Event], secret: str | None) -> GameState:
-    verdict = verify(list(events), secret)
+def _verified(events: Sequence[Event], secret: str | None,
+              visit: Visit | None = None) -> GameState:
+    verdict = verify(list(events), secret, visit=visit)
     finding = verdict.finding
     if finding is not None or verdict.state is None:
         assert finding is not None
