@@ -9,16 +9,13 @@ from typer.testing import CliRunner
 
 from meeple.engine import (
     DrawTile,
+    Game,
     GameState,
     PlaceMeeple,
     PlaceTile,
     RollDice,
     SkipMeeple,
-    awaiting,
     new_game,
-    play,
-    settle,
-    start,
 )
 from meeple.events.model import Event
 from meeple.events.tileset import TileSetDef
@@ -75,11 +72,17 @@ class Table:
 
     def __init__(self, players: list[str], tileset: TileSetDef | None = None, **options):
         self.first = new_game(players, tileset or bundled(), table=True, **options)
-        self.state: GameState = start(self.first)
-        self.state, opening = settle(self.state)
-        self.events: list[Event] = [self.first, *opening]
+        self.game = Game.begin(self.first)
         #: the commands of a scenario not played yet (see ``scenario`` and ``step``)
         self.rest: list = []
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def events(self) -> list[Event]:
+        return list(self.game.events)
 
     @classmethod
     def scenario(cls, name: str, steps: int | None = None) -> Table:
@@ -88,8 +91,7 @@ class Table:
         players, options, commands = SCENARIOS[name]
         table = cls.__new__(cls)
         table.first = setup(players, options)
-        table.state, opening = settle(start(table.first))
-        table.events = [table.first, *opening]
+        table.game = Game.begin(table.first)
         table.rest = list(commands)
         table.step(len(commands) if steps is None else steps)
         return table
@@ -107,9 +109,7 @@ class Table:
         return new
 
     def do(self, command) -> list[Event]:
-        self.state, new = play(self.state, command)
-        self.events += new
-        return new
+        return self.game.push(command)
 
     def turn(self, tile: str, x: int, y: int, rotation: int, meeple: str | None = None,
              large: bool = False) -> list[Event]:
@@ -125,7 +125,7 @@ class Table:
 
     @property
     def waiting(self) -> str | None:
-        return awaiting(self.state)
+        return self.game.phase
 
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
