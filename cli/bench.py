@@ -35,18 +35,14 @@ import msgspec
 
 from meeple.cli.store import game_tileset, load_tileset
 from meeple.engine import (
+    Game,
     GameState,
-    awaiting,
     command_of,
     detach,
     fold,
     moves_with_targets,
-    new_game,
-    play,
     playout,
     random_move,
-    settle,
-    start,
     verify,
 )
 from meeple.events import log as logfile
@@ -123,13 +119,10 @@ def _per_second(spread: Spread) -> Spread:
 
 def play_random(seed: str, players: list[str], tileset) -> tuple[GameState, list[Event]]:
     """A complete seeded game with the random bot, events kept in memory."""
-    first = new_game(players, tileset, seed=seed)
-    state, log = settle(start(first))
-    log = [first, *log]
-    while awaiting(state) != "over":
-        state, events = play(state, random_move(state))
-        log += events
-    return state, log
+    game = Game.new(players, tileset=tileset, seed=seed)
+    while not game.over:
+        game.push(random_move(game.state))
+    return game.state, list(game.events)
 
 
 def all_moves(state: GameState) -> list:
@@ -168,9 +161,9 @@ def _edition(results: dict, prefix: str, tileset, players: list[str], quick: boo
     assert isinstance(first, GameStarted)
 
     def replay_commands() -> None:
-        state, _ = settle(start(first))
+        game = Game.begin(first)
         for command in commands:
-            state, _ = play(state, command)
+            game.push(command)
 
     turns = sum(isinstance(e, TilePlaced) for e in logs[0])
     results[f"{prefix}apply"] = _scaled(_cpu_time(replay_commands, repeats, 1), 1e6 / turns)
@@ -179,7 +172,7 @@ def _edition(results: dict, prefix: str, tileset, players: list[str], quick: boo
     results[f"{prefix}replay"] = _scaled(
         _cpu_time(lambda: fold(logfile.read(path).events), repeats, 5), 1e3)
     results[f"{prefix}check"] = _scaled(
-        _cpu_time(lambda: verify(logfile.read(path).events), repeats, 5), 1e3)
+        _cpu_time(lambda: Game.load(path), repeats, 5), 1e3)
     play_random("warm-up", players, tileset)
     counter = iter(range(10**9))
     results[f"{prefix}random_games"] = _per_second(_cpu_time(
