@@ -56,6 +56,9 @@ class Game:
                  head: str | None = None, hashes: Sequence[str] = (),
                  schema: int = SCHEMA_VERSION) -> None:
         self._events = list(events)
+        #: ``events`` as last handed out (events are only ever appended, or given their
+        #: ``prev`` when saved, which hands out a new tuple)
+        self._frozen: tuple[Event, ...] | None = None
         self._state = state
         self._path = path
         self._head = head
@@ -144,7 +147,9 @@ class Game:
     def events(self) -> tuple[Event, ...]:
         """Every event so far, the first being ``game_started`` (those saved or loaded as
         the log holds them, with their ``prev``)."""
-        return tuple(self._events)
+        if self._frozen is None or len(self._frozen) != len(self._events):
+            self._frozen = tuple(self._events)
+        return self._frozen
 
     @property
     def state(self) -> GameState:
@@ -323,6 +328,7 @@ class Game:
             self._head = log.create(path, self._events)
             self._path, self._saved = os.fspath(path), len(self._events)
             self._events = log.chained(self._events, None)
+            self._frozen = None
             self._hashes = _hashes_of(self._events)
             return self._head
         if self._path is None:
@@ -333,6 +339,7 @@ class Game:
         assert self._head is not None
         head = log.append(self._path, fresh, self._head, lines=self._saved, schema=self._schema)
         self._events[self._saved:] = log.chained(fresh, self._head, schema=self._schema)
+        self._frozen = None
         self._head = head
         self._hashes = [*self._hashes, *_hashes_of(self._events[self._saved:], self._schema)]
         self._saved = len(self._events)

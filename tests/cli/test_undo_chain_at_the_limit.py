@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from meeple.engine import Redo, Undo, new_game, play, random_move, settle, start
+from meeple.engine import Game, new_game, random_move
 from meeple.events import log as logfile
 
 from helpers import bundled
@@ -23,14 +23,12 @@ MEEPLE = [sys.executable, "-m", "meeple.cli.app"]
 @pytest.fixture(scope="module")
 def chain(tmp_path_factory):
     first = new_game(["red", "black"], bundled(), seed="7")
-    state, opening = settle(start(first))
-    events = [first, *opening]
-    state, new = play(state, random_move(state))
-    events += new
-    while len(events) < logfile.MAX_EVENTS - 1:
-        for command in (Undo(), Redo()):
-            state, new = play(state, command)
-            events += new
+    game = Game.begin(first)
+    game.push(random_move(game.state))
+    count = len(game.events)
+    while count < logfile.MAX_EVENTS - 1:
+        count += len(game.undo()) + len(game.redo())
+    events = list(game.events)
     path = tmp_path_factory.mktemp("chain") / "chain.jsonl"
     logfile.create(path, events)
     return path

@@ -12,19 +12,15 @@ import pytest
 
 from meeple.engine import (
     DrawTile,
+    Game,
     PlaceMeeple,
     PlaceTile,
     RulesError,
-    awaiting,
     decide,
     evolve,
     legal_moves,
-    new_game,
     placements,
-    play,
     random_move,
-    settle,
-    start,
 )
 
 from helpers import Table, bundled, classic, mini_set
@@ -111,10 +107,10 @@ def test_the_listing_equals_trial_placement_and_the_rules_check(edition):
     sample = 1.0 if edition == "two-curves" else 0.35
     checked = 0
     for seed in range(6 if edition != "two-curves" else 12):
-        state, _ = settle(start(new_game(["red", "black", "green"], tileset, seed=f"c{seed}")))
-        while awaiting(state) != "over":
-            if awaiting(state) == "place" and chooser.random() < sample:
-                assert listed(state) == oracle(state)
+        game = Game.new(["red", "black", "green"], tileset=tileset, seed=f"c{seed}")
+        while not game.over:
+            if game.phase == "place" and chooser.random() < sample:
+                assert listed(game.state) == oracle(game.state)
                 checked += 1
-            state, _ = play(state, random_move(state))
+            game.push(random_move(game.state))
     assert checked > 120

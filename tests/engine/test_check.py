@@ -3,7 +3,7 @@
 import msgspec
 import pytest
 
-from meeple.engine import awaiting, new_game, play, random_move, settle, start, verify
+from meeple.engine import Game, new_game, random_move, verify
 from meeple.events.model import (
     DiceRolled,
     Event,
@@ -60,12 +60,10 @@ def test_a_wrong_dice_count_is_reported():
 
 def finished_game(first: GameStarted) -> list[Event]:
     """The events of a random game played to its end from ``first``."""
-    state, events = settle(start(first))
-    events = [first, *events]
-    while awaiting(state) != "over":
-        state, written = play(state, random_move(state))
-        events += written
-    return events
+    game = Game.begin(first)
+    while not game.over:
+        game.push(random_move(game.state))
+    return list(game.events)
 
 
 def test_a_draw_written_after_the_end_is_reported_as_following_a_finished_game():
