@@ -131,12 +131,12 @@ def guarded(fn):
     return wrapper
 
 
-def _act(path: str, commands: list, as_json: bool) -> None:
+def _act(path: str, commands: list, as_json: bool, label: str | None = None) -> None:
     """Play commands on a game and report what they wrote (``meeple.cli.session.act``)."""
     from meeple.cli.report import report_move
     from meeple.cli.session import act
 
-    done = act(path, commands)
+    done = act(path, commands, label=label)
     report_move(path, done.state, done.events, done.head, as_json)
 
 
@@ -294,29 +294,25 @@ def place(
         fail("--meeple and --no-meeple exclude each other", 2)
     if (large or figure is not None) and meeple is None:
         fail(f"{'--large' if large else '--figure'} goes with --meeple TARGET", 2)
-    commands: list = [PlaceTile(*_placement(game, where))]
+    commands: list = []
+    label = where[0] if len(where) == 1 else None
+    if label is None:
+        commands.append(PlaceTile(*_placement(where)))
     if meeple is not None:
         commands.append(PlaceMeeple(meeple, _figure(large, figure)))
     elif no_meeple:
         commands.append(SkipMeeple())
-    _act(game, commands, as_json)
+    _act(game, commands, as_json, label=label)
 
 
-def _placement(game: str, where: list[str]) -> tuple[int, int, int]:
-    """``place``'s spot: three integers, or a label read off the board (``b2``)."""
+def _placement(where: list[str]) -> tuple[int, int, int]:
+    """``place``'s spot as three integers (a label is read by the session, on the game)."""
     if len(where) == 3:
         try:
             x, y, rotation = (int(word) for word in where)
         except ValueError:
             fail(f"X Y ROTATION must be integers, not {' '.join(where)!r}", 2)
         return x, y, rotation
-    if len(where) == 1:
-        from meeple.cli.labels import parse_placement
-        from meeple.cli.session import open_game
-
-        found = parse_placement(open_game(game).state, where[0])
-        if found is not None:
-            return found
     fail(f"place takes X Y ROTATION or a label from the board such as b2, not "
          f"{' '.join(where)!r}", 2)
 

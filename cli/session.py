@@ -64,10 +64,12 @@ def _outcome(game: Game, head: str | None, count: int) -> Outcome:
     return Outcome(game.path, game.state, list(game.events[len(game.events) - count:]), head)
 
 
-def act(path: str, commands: Sequence[Command]) -> Outcome:
+def act(path: str, commands: Sequence[Command], *, label: str | None = None) -> Outcome:
     """Play ``commands`` on the game at ``path`` and append what they cause; then the bots of
     the game's bot seats (``seated_bots``) play until a person is to act, unless the commands
-    were an undo or a redo (a bot would play again at once what was undone).
+    were an undo or a redo (a bot would play again at once what was undone). ``label`` is a
+    placement read off the board (``b2``), played first: it is read on the game as loaded, so
+    the log is read and verified once.
 
     A move is never played on chance nobody has seen: if the log stops before a draw or a
     roll the rules owe (after `meeple repair`, or a sealed game handed back to its seed's
@@ -77,6 +79,8 @@ def act(path: str, commands: Sequence[Command]) -> Outcome:
     """
     game = load(path)
     pending = game.resolve()
+    if label is not None:
+        commands = [_labelled(game, label), *commands]
     if any(isinstance(e, TileDrawn | DiceRolled | TileSetAside) for e in pending) \
             and not isinstance(commands[0], Undo | Redo):
         raise Failure("the rules have a draw or a roll to write before anyone moves (the log "
@@ -88,6 +92,22 @@ def act(path: str, commands: Sequence[Command]) -> Outcome:
         _seats_play(game)
     count = len(game.unsaved)
     return _outcome(game, game.save(), count)
+
+
+def _labelled(game: Game, label: str) -> Command:
+    """The placement a label names in ``game`` (``meeple.engine.notation``).
+
+    :raises Failure: (2) text that is not shaped like a label; ``RulesError`` for a label
+        that names no legal spot now.
+    """
+    from meeple.engine import PlaceTile
+    from meeple.engine.notation import parse_placement
+
+    found = parse_placement(game.state, label)
+    if found is None:
+        raise Failure(f"place takes X Y ROTATION or a label from the board such as b2, not "
+                      f"{escaped(label)!r}", 2)
+    return PlaceTile(*found)
 
 
 def _save_interrupted(game: Game) -> NoReturn:

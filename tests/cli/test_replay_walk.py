@@ -5,6 +5,9 @@ import hashlib
 import importlib
 import re
 
+from meeple.engine import Game
+from meeple.engine.notation import spots
+
 from helpers import run, run_json
 
 play_module = importlib.import_module("meeple.engine.playing")
@@ -41,3 +44,40 @@ def test_replay_heads_are_the_line_hashes_after_each_turn(tmp_path):
     assert shown[-1] == (str(len(raw)), run_json("status", game)["head"])
     rows = run_json("replay", game, "--heads")
     assert [r["head"] for r in rows] == [hashlib.sha256(x).hexdigest() for x in raw]
+
+
+check_module = importlib.import_module("meeple.engine.check")
+
+
+def _counting_walks(monkeypatch) -> list:
+    """Every walk of a log that checks it (``verify``), counted."""
+    calls: list = []
+    real = check_module.walk
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "walk", counting)
+    return calls
+
+
+def test_place_by_label_reads_and_verifies_the_log_once(tmp_path, monkeypatch):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "4")
+    cell, (_, _, turns) = next(iter(spots(Game.load(game).state).items()))
+    calls = _counting_walks(monkeypatch)
+    run("place", game, f"{cell}{turns[0] // 90 + 1}", "--no-meeple")
+    assert len(calls) == 1
+    assert len(Game.load(game).events) > 4
+
+
+def test_show_at_and_turn_walk_the_log_once(tmp_path, monkeypatch):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "4")
+    run("autoplay", game, "--turns", "6")
+    calls = _counting_walks(monkeypatch)
+    at_5 = run_json("show", game, "--at", "5")
+    turn_3 = run_json("show", game, "--turn", "3")
+    assert len(calls) == 2
+    assert at_5 != turn_3
