@@ -50,15 +50,17 @@ check_module = importlib.import_module("meeple.engine.check")
 
 
 def _counting_walks(monkeypatch) -> list:
-    """Every walk of a log that checks it (``verify``), counted."""
+    """Every walk of a log, counted: those that check it (``verify``) and those that only
+    fold it (``fold``, ``walk``)."""
     calls: list = []
-    real = check_module.walk
+    real = play_module.walk
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(check_module, "walk", counting)
+    monkeypatch.setattr(play_module, "walk", counting)
     return calls
 
 
