@@ -147,12 +147,12 @@ def print_moves(state: GameState, as_json: bool) -> None:
             say(f"  {name}: " + " ".join(f"{name}{rotation_number(d)}" for d in turns)
                 + f"  (x {x}, y {y})")
             for degrees in turns:
-                targets = " ".join(by_cell[(x, y, degrees)]["meeples"]) or "-"
+                targets = " ".join(by_cell[(x, y, degrees)]["targets"]) or "-"
                 say(f"    {name + str(rotation_number(degrees)):<5} {x:>3} {y:>3} {degrees:>3}"
                     f"   meeple: {targets}")
     elif waiting == "meeple":
         move = listed[0]
-        targets = ", ".join(move["meeples"]) or "none (skip)"
+        targets = ", ".join(move["targets"]) or "none (skip)"
         say(f"{state.player} placed at ({move['x']}, {move['y']}); meeple targets: {targets}")
         if move.get("take_back"):
             say("  or take back (CL-7): " + ", ".join(

@@ -78,7 +78,7 @@ def moves(state: GameState) -> list[dict]:
 
     In the meeple step it holds the placement just made and its legal targets.
     """
-    listed = [{"x": m.x, "y": m.y, "rotation": m.rotation, "meeples": list(m.targets),
+    listed = [{"x": m.x, "y": m.y, "rotation": m.rotation, "targets": list(m.targets),
                "figures": list(m.figures)} for m in legal_moves(state)]
     if awaiting(state) == "meeple":
         back = followers_to_take_back(state)

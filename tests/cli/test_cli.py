@@ -33,8 +33,8 @@ def test_a_digital_game_played_to_the_end_with_commands_only(game):
         assert status["phase"] == "place_tile"
         move = run_json("moves", game)[0]
         args = ["place", game, move["x"], move["y"], move["rotation"]]
-        if move["meeples"] and turns % 3 == 0:
-            args += ["--meeple", move["meeples"][0]]
+        if move["targets"] and turns % 3 == 0:
+            args += ["--meeple", move["targets"][0]]
             if not status["reserves"][status["player"]]["small"]:
                 args += ["--large"]
         else:
@@ -99,7 +99,7 @@ def test_no_meeple_left(tmp_path):
     assert run_json("status", path)["reserves"]["red"] == {"small": 0, "large": 0}
     run("draw", path, "tatooine")
     run("place", path, 3, -1, 0)
-    assert run_json("moves", path)[0]["meeples"] == []
+    assert run_json("moves", path)[0]["targets"] == []
     message = fail("deploy", path, "planet")
     assert "red has no small meeple in reserve (SW-4.4); none left: skip" in message
     run("skip", path)
@@ -116,7 +116,7 @@ def test_status_json_shape(game):
 
 def test_moves_json_shape_in_both_steps(game):
     moves = run_json("moves", game)
-    assert moves and set(moves[0]) == {"x", "y", "rotation", "meeples", "figures"}
+    assert moves and set(moves[0]) == {"x", "y", "rotation", "targets", "figures"}
     assert moves[0]["figures"] == ["small", "large"]
     first = moves[0]
     run("place", game, first["x"], first["y"], first["rotation"])

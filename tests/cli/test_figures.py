@@ -25,7 +25,7 @@ def test_moves_say_when_only_the_large_meeple_is_left(tmp_path):
     path = _placed_with_small_meeples_used(tmp_path)
     assert run_json("status", path)["reserves"]["red"] == {"small": 0, "large": 1}
     moves = run_json("moves", path)
-    assert moves and all(m["figures"] == ["large"] for m in moves if m["meeples"])
+    assert moves and all(m["figures"] == ["large"] for m in moves if m["targets"])
     message = fail("place", path, "-2", "-1", "0", "--meeple", "planet")
     assert "red has no small meeple in reserve (SW-4.4); the large one is left: add --large" \
         in message

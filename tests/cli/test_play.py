@@ -27,7 +27,7 @@ def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "11")
     move = run_json("moves", game)[0]
-    target = move["meeples"][0] if move["meeples"] else ""
+    target = move["targets"][0] if move["targets"] else ""
     done = _play(game, f"moves\nplace 99 99 0\nbogus\nplace {move['x']} {move['y']} "
                        f"{move['rotation']} {target}\n{'x' * 100_000}\nquit\n", "--bot",
                  "black=greedy")
@@ -212,7 +212,7 @@ def test_a_whole_game_typed_at_a_terminal_against_a_recorded_bot_seat(tmp_path, 
                 line = "skip"
             else:
                 move = run_json("moves", game)[typed % 3]
-                target = move["meeples"][0] if move["meeples"] and typed % 2 else ""
+                target = move["targets"][0] if move["targets"] and typed % 2 else ""
                 named = {(x, y): name for name, (x, y, _) in spots(state).items()}
                 if typed % 2:
                     line = f"place {named[(move['x'], move['y'])]}{move['rotation'] // 90 + 1}"
