@@ -9,6 +9,7 @@ and the seed is pinned by a test that the game still shows every one of those mo
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 
 from meeple.cli.narrate import tell
 from meeple.cli.output import say
@@ -21,7 +22,7 @@ DEMO_SEED = "2013"
 DEMO_PLAYERS = "red,black,orange"
 
 
-def highlights(events: list[Event], state: GameState) -> list[tuple[str, list[Event]]]:
+def highlights(events: Sequence[Event], state: GameState) -> list[tuple[str, list[Event]]]:
     """The first battle (its start and first dice), the first planet attack, the first
     completed planet and the first final scoring, as (what it was, its events), in log
     order; those the game lacks are left out."""

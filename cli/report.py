@@ -86,7 +86,7 @@ def report_move(path: str, state: GameState, events: list[Event], head: str | No
     say(f"head {short(head)}")
 
 
-def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
+def print_status(path: str, state: GameState, head: str | None, as_json: bool) -> None:
     view = views.status(state, head)
     if as_json:
         emit_json(view)

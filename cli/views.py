@@ -23,7 +23,7 @@ from meeple.engine import (
 from meeple.events.log import short
 
 
-def status(state: GameState, head: str) -> dict:
+def status(state: GameState, head: str | None) -> dict:
     """The ``status --json`` document."""
     waiting = awaiting(state)
     view: dict = {

@@ -132,3 +132,52 @@ def test_the_bots_search_and_playouts_load_only_when_a_name_of_theirs_is_used():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout.split("\n")
     assert out[:4] == ["[]", "[]", "True", "True"]
+
+
+def test_a_game_shows_its_board_as_text_and_as_svg_and_reads_what_a_person_types():
+    import xml.etree.ElementTree as ET
+
+    from meeple.engine.notation import spots
+
+    game = Game.new(["red", "blue"], "classic", seed="42")
+    text = str(game)
+    labels = spots(game.state)
+    assert labels and all(f" {name} " in text for name in labels)
+    assert ET.fromstring(game._repr_svg_()).tag.endswith("svg")
+    cell, (x, y, turns) = next(iter(labels.items()))
+    number = turns[0] // 90 + 1
+    assert game.parse(f"{cell}{number} skip") == [PlaceTile(x, y, turns[0]), SkipMeeple()]
+    with pytest.raises(IllegalMove, match="is not a legal spot"):
+        game.parse("zz1")
+    before = game.events
+    with pytest.raises(InvalidCommand, match="no figure called"):
+        game.push_text(f"{cell}{number} road:W knight")
+    assert game.events == before, "push_text plays all or nothing"
+    game.push_text(f"{cell}{number}")
+    assert game.phase == "meeple" and (game.state.placed_at == (x, y))
+    game.pop()
+    assert game.phase == "place" and game.state.placed_at is None and len(game.events) == len(before) + 2
+
+
+def test_a_saved_game_loads_back_and_appends_what_was_played_since(tmp_path):
+    from meeple.engine import InvalidGame
+
+    path = tmp_path / "g.jsonl"
+    game = Game.new(["red", "black"], seed="5")
+    for _ in range(6):
+        game.push(random_move(game.state))
+    head = game.save(path)
+    again = Game.load(path)
+    assert again.head == head and again.events == game.events and not again.unsaved
+    again.push(random_move(again.state))
+    assert again.unsaved and again.save() != head
+    assert run("check", path).exit_code == 0
+    with pytest.raises(log.LogError):
+        Game.new(["red", "black"], seed="6").save(path)  # a new log is never written over a file
+    lines = path.read_bytes().splitlines(keepends=True)
+    tampered = tmp_path / "t.jsonl"
+    tampered.write_bytes(b"".join(lines[:3]))
+    assert Game.load(tampered).events == again.events[:3]
+    with pytest.raises(InvalidGame) as raised:
+        Game.from_events(list(again.events[:3]) + [again.events[5]])
+    assert raised.value.line == again.events[5].seq + 1 and "waiting for a player" in str(raised.value)
