@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import shlex
 import stat
@@ -28,8 +29,11 @@ CHANCE_WORDS = {
     "sealed": " · sealed seed not revealed yet: draws and dice taken as recorded",
 }
 
-#: the largest expected snapshot read: as large as a game log may be
-EXPECT_LIMIT = logfile.MAX_FILE_BYTES
+#: the largest expected snapshot read. `show --json` writes about 240 bytes a tile (the
+#: fixtures' finished games), so a game of the most tiles a set may hold (20,000) writes about
+#: 5 MB: 16 MB leaves room for any game, and bounds what decoding a hostile file costs (each
+#: JSON value becomes a Python object: up to ~25 times the bytes for ``[[],[],...]``)
+EXPECT_LIMIT = 16 << 20
 #: how deeply a snapshot may nest; `show --json` writes 4 levels
 EXPECT_DEPTH = 32
 #: what ``--expect`` takes
@@ -96,7 +100,7 @@ def read_expected(path: str) -> dict:
     except NotReadable as exc:
         raise Failure(f"{path}: cannot read the expected snapshot: {exc.reason}") from None
     try:
-        value = msgspec.json.decode(data)
+        value = _decode_paused(data)
     except RecursionError:
         raise Failure(f"{path}: {SNAPSHOT}; this one is nested too deeply") from None
     except msgspec.DecodeError as exc:
@@ -108,6 +112,18 @@ def read_expected(path: str) -> dict:
     return value
 
 
+def _decode_paused(data: bytes) -> object:
+    """``data`` decoded with the cyclic garbage collector paused: a file of millions of
+    containers would start a collection every few hundred of them, each walking all before."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return msgspec.json.decode(data)
+    finally:
+        if paused:
+            gc.enable()
+
+
 def _json_kind(value: object) -> str:
     if value is None or isinstance(value, bool):
         return f"{msgspec.json.encode(value).decode()}, not an object"
@@ -117,18 +133,26 @@ def _json_kind(value: object) -> str:
 
 def _depth_over(value: object, limit: int) -> bool:
     """Whether a decoded JSON value nests lists and objects more than ``limit`` deep; walked
-    without recursion, so any depth is measured."""
-    stack = [(value, 1)]
+    without recursion, so any depth is measured, holding one iterator a level (never a list
+    of every container met)."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack = [iter(_children(value))]
     while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item \
-            if isinstance(item, list) else ()
-        for child in children:
+        for child in stack[-1]:
             if isinstance(child, (dict, list)):
-                if depth + 1 > limit:
+                if len(stack) + 1 > limit:
                     return True
-                stack.append((child, depth + 1))
+                if child:
+                    stack.append(iter(_children(child)))
+                    break
+        else:
+            stack.pop()
     return False
+
+
+def _children(value: dict | list):
+    return value.values() if isinstance(value, dict) else value
 
 
 def count_lines(path: str) -> int:
@@ -299,25 +323,38 @@ def diff(want: object, got: object, where: str = "") -> tuple[list[tuple[str, st
     """The first ``SHOWN_DIFFERENCES`` paths where two JSON values differ, with both values
     shortened, and how many there are in all (counted, not kept)."""
     shown, count = [], 0
-    for path, a, b in _paths(want, got, where):
+    for path, a, b in _paths(want, got, where, counted=True):
+        if path is None:  # elements only one list has, past any that could be shown
+            assert isinstance(a, int)
+            count += a
+            continue
         if count < SHOWN_DIFFERENCES:
             shown.append((path, _short(a), _short(b)))
         count += 1
     return shown, count
 
 
-def _paths(want: object, got: object, where: str = "") -> Iterator[tuple[str, object, object]]:
+def _paths(want: object, got: object, where: str = "", counted: bool = False,
+           ) -> Iterator[tuple[str | None, object, object]]:
     """Paths where two JSON values differ, with both values (``_ABSENT`` for a missing key or
     element): objects key by key, lists element by element (an element only one list has
-    is a difference of its own); yielded one by one."""
+    is a difference of its own); yielded one by one. ``counted``: of the elements only one
+    list has, those past the first ``SHOWN_DIFFERENCES`` come as one ``(None, how many,
+    None)``, not one by one."""
     if isinstance(want, dict) and isinstance(got, dict):
         for key in list(want) + [k for k in got if k not in want]:
             yield from _paths(want.get(key, _ABSENT), got.get(key, _ABSENT),
-                              f"{where}.{key}" if where else str(key))
+                              f"{where}.{key}" if where else str(key), counted)
     elif isinstance(want, list) and isinstance(got, list):
-        for i in range(max(len(want), len(got))):
-            yield from _paths(want[i] if i < len(want) else _ABSENT,
-                              got[i] if i < len(got) else _ABSENT, f"{where}[{i}]")
+        both, longer = min(len(want), len(got)), want if len(want) > len(got) else got
+        for i in range(both):
+            yield from _paths(want[i], got[i], f"{where}[{i}]", counted)
+        listed = len(longer) if not counted else min(len(longer), both + SHOWN_DIFFERENCES)
+        for i in range(both, listed):
+            yield (f"{where}[{i}]", *((longer[i], _ABSENT) if longer is want
+                                      else (_ABSENT, longer[i])))
+        if listed < len(longer):
+            yield None, len(longer) - listed, None
     elif want is _ABSENT or got is _ABSENT or want != got:
         yield where or "$", want, got
 
