@@ -6,22 +6,20 @@ rules or differs from its expected snapshot, else 0.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import os
 import shlex
 import stat
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import msgspec
 
+from meeple.cli.compare import diff, event_differences, read_expected, short_json
 from meeple.cli.output import emit_json, say, tell_error
+from meeple.cli.progress import progress
 from meeple.cli.store import Failure
 from meeple.engine import verify
 from meeple.events import log as logfile
-from meeple.events.files import NotReadable, read_regular
 from meeple.events.text import escaped
 
 CHANCE_WORDS = {
@@ -29,22 +27,8 @@ CHANCE_WORDS = {
     "sealed": " · sealed seed not revealed yet: draws and dice taken as recorded",
 }
 
-#: the largest expected snapshot read. `show --json` writes about 240 bytes a tile (the
-#: fixtures' finished games), so a game of the most tiles a set may hold (20,000) writes about
-#: 5 MB: 16 MB leaves room for any game, and bounds what decoding a hostile file costs (each
-#: JSON value becomes a Python object: up to ~25 times the bytes for ``[[],[],...]``)
-EXPECT_LIMIT = 16 << 20
-#: how deeply a snapshot may nest; `show --json` writes 4 levels
-EXPECT_DEPTH = 32
-#: what ``--expect`` takes
-SNAPSHOT = "the expected snapshot must be a JSON object as written by `meeple show --json`"
 #: the fewest hex digits of a head hash ``--head`` takes (``status`` shows 12)
 HEAD_DIGITS = 12
-#: a line's hash, as in an event's ``prev``: not a difference between two events
-_LINK = "prev"
-_ABSENT = object()
-
-
 def expand(paths: list[str]) -> list[str]:
     """Files as given; folders stand for the ``*.jsonl`` files in them, sorted.
 
@@ -87,72 +71,6 @@ def _is_folder(entry: os.DirEntry) -> bool:
         return entry.is_dir()
     except OSError:
         return False
-
-
-def read_expected(path: str) -> dict:
-    """The snapshot ``--expect`` names: a JSON object of at most ``EXPECT_LIMIT`` bytes,
-    nested at most ``EXPECT_DEPTH`` deep, read from a regular file only.
-
-    :raises Failure: (1) unreadable, too large, not JSON, or not such an object.
-    """
-    try:
-        data = read_regular(path, EXPECT_LIMIT)
-    except NotReadable as exc:
-        raise Failure(f"{path}: cannot read the expected snapshot: {exc.reason}") from None
-    try:
-        value = _decode_paused(data)
-    except RecursionError:
-        raise Failure(f"{path}: {SNAPSHOT}; this one is nested too deeply") from None
-    except msgspec.DecodeError as exc:
-        raise Failure(f"{path}: {SNAPSHOT}; this one is not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise Failure(f"{path}: {SNAPSHOT}; this one is {_json_kind(value)}")
-    if _depth_over(value, EXPECT_DEPTH):
-        raise Failure(f"{path}: {SNAPSHOT}; this one is nested more than {EXPECT_DEPTH} deep")
-    return value
-
-
-def _decode_paused(data: bytes) -> object:
-    """``data`` decoded with the cyclic garbage collector paused: a file of millions of
-    containers would start a collection every few hundred of them, each walking all before."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return msgspec.json.decode(data)
-    finally:
-        if paused:
-            gc.enable()
-
-
-def _json_kind(value: object) -> str:
-    if value is None or isinstance(value, bool):
-        return f"{msgspec.json.encode(value).decode()}, not an object"
-    kinds = {list: "a list", str: "a string", int: "a number", float: "a number"}
-    return f"{kinds.get(type(value), 'a value')}, not an object"
-
-
-def _depth_over(value: object, limit: int) -> bool:
-    """Whether a decoded JSON value nests lists and objects more than ``limit`` deep; walked
-    without recursion, so any depth is measured, holding one iterator a level (never a list
-    of every container met)."""
-    if not isinstance(value, (dict, list)):
-        return False
-    stack = [iter(_children(value))]
-    while stack:
-        for child in stack[-1]:
-            if isinstance(child, (dict, list)):
-                if len(stack) + 1 > limit:
-                    return True
-                if child:
-                    stack.append(iter(_children(child)))
-                    break
-        else:
-            stack.pop()
-    return False
-
-
-def _children(value: dict | list):
-    return value.values() if isinstance(value, dict) else value
 
 
 def count_lines(path: str) -> int:
@@ -296,74 +214,6 @@ def head_argument(head: str, paths: list[str]) -> str:
     return digits
 
 
-def event_differences(expected: str | None, found: str | None) -> list[dict]:
-    """The fields in which a recorded event (``found``, JSON) differs from the rules' one
-    (``expected``), nested fields as ``realm.x``, ignoring the ``prev`` link:
-    ``[{field, recorded, rules}]``. Empty when either is not an event of the same type."""
-    try:
-        rules = msgspec.json.decode(expected) if expected else None
-        recorded = msgspec.json.decode(found) if found else None
-    except (msgspec.DecodeError, RecursionError):
-        return []
-    if not (isinstance(rules, dict) and isinstance(recorded, dict)) \
-            or rules.get("type") != recorded.get("type"):
-        return []
-    rules.pop(_LINK, None)
-    recorded.pop(_LINK, None)
-    return [{"field": where, "recorded": None if got is _ABSENT else got,
-             "rules": None if want is _ABSENT else want}
-            for where, want, got in _paths(rules, recorded)]
-
-
-#: the differences from an expected snapshot that a report lists (all are counted)
-SHOWN_DIFFERENCES = 20
-
-
-def diff(want: object, got: object, where: str = "") -> tuple[list[tuple[str, str, str]], int]:
-    """The first ``SHOWN_DIFFERENCES`` paths where two JSON values differ, with both values
-    shortened, and how many there are in all (counted, not kept)."""
-    shown, count = [], 0
-    for path, a, b in _paths(want, got, where, counted=True):
-        if path is None:  # elements only one list has, past any that could be shown
-            assert isinstance(a, int)
-            count += a
-            continue
-        if count < SHOWN_DIFFERENCES:
-            shown.append((path, _short(a), _short(b)))
-        count += 1
-    return shown, count
-
-
-def _paths(want: object, got: object, where: str = "", counted: bool = False,
-           ) -> Iterator[tuple[str | None, object, object]]:
-    """Paths where two JSON values differ, with both values (``_ABSENT`` for a missing key or
-    element): objects key by key, lists element by element (an element only one list has
-    is a difference of its own); yielded one by one. ``counted``: of the elements only one
-    list has, those past the first ``SHOWN_DIFFERENCES`` come as one ``(None, how many,
-    None)``, not one by one."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        for key in list(want) + [k for k in got if k not in want]:
-            yield from _paths(want.get(key, _ABSENT), got.get(key, _ABSENT),
-                              f"{where}.{key}" if where else str(key), counted)
-    elif isinstance(want, list) and isinstance(got, list):
-        both, longer = min(len(want), len(got)), want if len(want) > len(got) else got
-        for i in range(both):
-            yield from _paths(want[i], got[i], f"{where}[{i}]", counted)
-        listed = len(longer) if not counted else min(len(longer), both + SHOWN_DIFFERENCES)
-        for i in range(both, listed):
-            yield (f"{where}[{i}]", *((longer[i], _ABSENT) if longer is want
-                                      else (_ABSENT, longer[i])))
-        if listed < len(longer):
-            yield None, len(longer) - listed, None
-    elif want is _ABSENT or got is _ABSENT or want != got:
-        yield where or "$", want, got
-
-
-def _short(value: object) -> str:
-    text = "nothing" if value is _ABSENT else msgspec.json.encode(value).decode()
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
 def _check_one(path: str, expected: object | None, beside: str | None = None,
                ) -> tuple[dict, int]:
     """One game's report; with ``beside`` (a folder), compared with its own snapshot there:
@@ -403,7 +253,7 @@ def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0
     snapshot file (one game) or a folder of them (each game with its own, ``expected_path``).
     With ``failures_only`` only the games that fail are reported, and the summary.
     """
-    from meeple.cli.parallel import usable_jobs
+    from meeple.cli.bots.parallel import usable_jobs
 
     usable_jobs(jobs)
     if head is not None:
@@ -422,7 +272,7 @@ def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0
     expected = read_expected(expect) if expect is not None and beside is None else None
     files = expand(paths)
     reports, worst = [], 0
-    with _progress(len(files), as_json) as advance:
+    with progress(len(files), as_json) as advance:
         for report, code in _results(files, expected, beside, jobs):
             worst = max(worst, code)
             advance()
@@ -483,7 +333,7 @@ def _first_fault(report: dict) -> str:
 
 
 def _results(files: list[str], expected: object | None, beside: str | None, jobs: int):
-    from meeple.cli.parallel import ordered_map
+    from meeple.cli.bots.parallel import ordered_map
 
     yield from ordered_map(functools.partial(_check_one, expected=expected, beside=beside),
                            files, jobs)
@@ -494,20 +344,6 @@ def _games_given(paths: list[str]) -> str:
     if folders:
         return "a folder was" if folders == 1 else f"{folders} folders were"
     return f"{len(paths)} games were"
-
-
-@contextlib.contextmanager
-def _progress(total: int, quiet: bool):
-    """A progress bar on stderr when it is a terminal and there is more than one file."""
-    if quiet or total < 2 or not sys.stderr.isatty():
-        yield lambda: None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("checking", total=total)
-        yield lambda: progress.advance(task)
 
 
 def _say_report(report: dict) -> None:
@@ -534,8 +370,8 @@ def _say_recomputed(error: dict) -> None:
     are not of the same type."""
     if error.get("differences"):
         for difference in error["differences"]:
-            say(f"    {difference['field']}: recorded {_short(difference['recorded'])}, "
-                f"the rules give {_short(difference['rules'])}")
+            say(f"    {difference['field']}: recorded {short_json(difference['recorded'])}, "
+                f"the rules give {short_json(difference['rules'])}")
         return
     if error.get("expected"):
         say(f"    expected: {error['expected']}")

@@ -6,7 +6,7 @@ import tracemalloc
 
 import msgspec
 
-from meeple.cli.checking import EXPECT_LIMIT, SHOWN_DIFFERENCES, diff, read_expected
+from meeple.cli.compare import EXPECT_LIMIT, SHOWN_DIFFERENCES, diff, read_expected
 
 from helpers import fail
 
