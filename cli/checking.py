@@ -123,6 +123,24 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
     return report, code
 
 
+def refuse_unless_valid(log: logfile.GameLog) -> None:
+    """Nothing, if ``check`` would find ``log`` (read and sound in structure) a valid game;
+    else refuse it, naming the first fault as ``check`` would (``meeple repair`` asks this
+    before it gives a whole last line its newline back).
+
+    :raises Failure: (1) the game breaks the rules there.
+    """
+    report: dict = {"file": log.path, "errors": []}
+    if _verify(report, log, None) == 0:
+        return
+    error = report["errors"][0]
+    where = f"line {error['line']}: " if error.get("line") else ""
+    rule = f" ({error['rule']})" if error.get("rule") else ""
+    raise Failure(f"{log.path}: line {len(log.events)} is whole but lacks its newline, and "
+                  f"with it `meeple check` would refuse the game, so it is left as it is: "
+                  f"{where}{error['kind']}: {error['message']}{rule}", 1, rule=error.get("rule"))
+
+
 def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
     """Re-verify the game's rules (and compare its end with ``expected``) into ``report``;
     returns the exit code. A sealed game's seed file beside the log is used, as every other

@@ -140,7 +140,8 @@ def _torn(path: str, raw: bytes, lineno: int) -> LogError:
     """The error for a last line without its newline: cut short, or whole but unterminated."""
     if whole_json(raw):
         detail = "it has no newline at its end"
-        remedy = "`meeple repair` restores the newline if the line links to the one before it"
+        remedy = ("`meeple repair` restores the newline if the line links to the one before it "
+                  "and the rules accept it")
     else:
         detail = "it is cut short"
         remedy = "`meeple repair` cuts it off, keeping a backup"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Callable
 from typing import NamedTuple
 
 from meeple.events.chain import GameLog
@@ -32,14 +33,18 @@ class Repaired(NamedTuple):
     newline_restored: bool
 
 
-def repair(path: str | os.PathLike[str]) -> Repaired | None:
+def repair(path: str | os.PathLike[str],
+           accept: Callable[[GameLog], None] | None = None) -> Repaired | None:
     """Mend a torn last line, and nothing else, ever; None if the log needs no repair.
 
     A last line that is whole and links to the line before it, lacking only its newline, gets
-    its newline back (no backup: nothing is removed). A line cut short is cut off after a copy
-    of the file is kept. The whole decision is taken under one exclusive lock, so a second
-    repair at the same moment finds nothing to repair. A write that fails leaves the log as it
-    was and removes a partial backup.
+    its newline back (no backup: nothing is removed), once ``accept`` (if given) has seen the
+    log as the newline would make it and raised nothing: this layer knows no rules, so a
+    caller that does (``meeple repair``) refuses there a line the rules would not have
+    written; whatever ``accept`` raises leaves the file untouched. A line cut short is cut off
+    after a copy of the file is kept. The whole decision is taken under one exclusive lock, so
+    a second repair at the same moment finds nothing to repair. A write that fails leaves the
+    log as it was and removes a partial backup.
 
     :raises LogError: for any other fault (corrupt, tampered, ...): those need a person.
     """
@@ -54,6 +59,8 @@ def repair(path: str | os.PathLike[str]) -> Repaired | None:
         keep = data.rfind(b"\n") + 1
         if whole_json(data[keep:]):
             log = _with_newline(name, data, torn_line)
+            if accept is not None:
+                accept(log)
             write_or_cut_back(fd, name, b"\n", len(data))
             assert log.head is not None
             return Repaired(torn_line, 0, None, log.head, True)

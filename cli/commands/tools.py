@@ -107,9 +107,10 @@ def repair(game: Game) -> None:
 
     Never automatic, and it changes nothing else: a log with any other fault is refused.
     """
+    from meeple.cli.checking import refuse_unless_valid
     from meeple.events import log as logfile
 
-    result = logfile.repair(game)
+    result = logfile.repair(game, accept=refuse_unless_valid)
     if result is None:
         say(f"{game}: nothing to repair")
         return
