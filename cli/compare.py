@@ -12,11 +12,14 @@ import msgspec
 from meeple.cli.store import Failure
 from meeple.events.files import NotReadable, read_regular
 
-#: the largest expected snapshot read. `show --json` writes about 240 bytes a tile (the
+#: the largest expected snapshot read. `show --json` writes 230 to 260 bytes a tile (the
 #: fixtures' finished games), so a game of the most tiles a set may hold (20,000) writes about
-#: 5 MB: 16 MB leaves room for any game, and bounds what decoding a hostile file costs (each
-#: JSON value becomes a Python object: up to ~25 times the bytes for ``[[],[],...]``)
+#: 5 MB: 16 MB leaves room for any game
 EXPECT_LIMIT = 16 << 20
+#: the most JSON values a snapshot may hold: `show --json` writes about 14 a tile, 300,000 for
+#: the largest game. Each value decoded is a Python object (a list is 64 bytes, for the 3 of
+#: ``[],``), so this, not the size, bounds what decoding costs: about 100 MB at most
+EXPECT_VALUES = 1_000_000
 #: how deeply a snapshot may nest; `show --json` writes 4 levels
 EXPECT_DEPTH = 32
 #: what ``--expect`` takes
@@ -27,8 +30,9 @@ _ABSENT = object()
 
 
 def read_expected(path: str) -> dict:
-    """The snapshot ``--expect`` names: a JSON object of at most ``EXPECT_LIMIT`` bytes,
-    nested at most ``EXPECT_DEPTH`` deep, read from a regular file only.
+    """The snapshot ``--expect`` names: a JSON object of at most ``EXPECT_LIMIT`` bytes and
+    ``EXPECT_VALUES`` values (counted before it is decoded), nested at most ``EXPECT_DEPTH``
+    deep, read from a regular file only.
 
     :raises Failure: (1) unreadable, too large, not JSON, or not such an object.
     """
@@ -36,6 +40,10 @@ def read_expected(path: str) -> dict:
         data = read_regular(path, EXPECT_LIMIT)
     except NotReadable as exc:
         raise Failure(f"{path}: cannot read the expected snapshot: {exc.reason}") from None
+    values = _values_at_most(data)
+    if values > EXPECT_VALUES:
+        raise Failure(f"{path}: {SNAPSHOT}; this one holds more values than the "
+                      f"{EXPECT_VALUES:,} a snapshot may (up to {values:,})")
     try:
         value = _decode_paused(data)
     except RecursionError:
@@ -47,6 +55,13 @@ def read_expected(path: str) -> dict:
     if _depth_over(value, EXPECT_DEPTH):
         raise Failure(f"{path}: {SNAPSHOT}; this one is nested more than {EXPECT_DEPTH} deep")
     return value
+
+
+def _values_at_most(data: bytes) -> int:
+    """An upper bound of the values in a JSON document, from its bytes: every value but the
+    first of a list or object follows a comma, and each list or object opens once (a comma or
+    bracket inside a string only raises the bound)."""
+    return data.count(b",") + data.count(b"[") + data.count(b"{") + 1
 
 
 def _decode_paused(data: bytes) -> object:
