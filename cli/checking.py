@@ -6,21 +6,20 @@ rules or differs from its expected snapshot, else 0.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import shlex
 import stat
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import msgspec
 
+from meeple.cli.compare import diff, event_differences, read_expected, short_json
 from meeple.cli.output import emit_json, say, tell_error
+from meeple.cli.progress import progress
 from meeple.cli.store import Failure
 from meeple.engine import verify
 from meeple.events import log as logfile
-from meeple.events.files import NotReadable, read_regular
 from meeple.events.text import escaped
 
 CHANCE_WORDS = {
@@ -28,19 +27,8 @@ CHANCE_WORDS = {
     "sealed": " · sealed seed not revealed yet: draws and dice taken as recorded",
 }
 
-#: the largest expected snapshot read: as large as a game log may be
-EXPECT_LIMIT = logfile.MAX_FILE_BYTES
-#: how deeply a snapshot may nest; `show --json` writes 4 levels
-EXPECT_DEPTH = 32
-#: what ``--expect`` takes
-SNAPSHOT = "the expected snapshot must be a JSON object as written by `meeple show --json`"
 #: the fewest hex digits of a head hash ``--head`` takes (``status`` shows 12)
 HEAD_DIGITS = 12
-#: a line's hash, as in an event's ``prev``: not a difference between two events
-_LINK = "prev"
-_ABSENT = object()
-
-
 def expand(paths: list[str]) -> list[str]:
     """Files as given; folders stand for the ``*.jsonl`` files in them, sorted.
 
@@ -83,52 +71,6 @@ def _is_folder(entry: os.DirEntry) -> bool:
         return entry.is_dir()
     except OSError:
         return False
-
-
-def read_expected(path: str) -> dict:
-    """The snapshot ``--expect`` names: a JSON object of at most ``EXPECT_LIMIT`` bytes,
-    nested at most ``EXPECT_DEPTH`` deep, read from a regular file only.
-
-    :raises Failure: (1) unreadable, too large, not JSON, or not such an object.
-    """
-    try:
-        data = read_regular(path, EXPECT_LIMIT)
-    except NotReadable as exc:
-        raise Failure(f"{path}: cannot read the expected snapshot: {exc.reason}") from None
-    try:
-        value = msgspec.json.decode(data)
-    except RecursionError:
-        raise Failure(f"{path}: {SNAPSHOT}; this one is nested too deeply") from None
-    except msgspec.DecodeError as exc:
-        raise Failure(f"{path}: {SNAPSHOT}; this one is not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise Failure(f"{path}: {SNAPSHOT}; this one is {_json_kind(value)}")
-    if _depth_over(value, EXPECT_DEPTH):
-        raise Failure(f"{path}: {SNAPSHOT}; this one is nested more than {EXPECT_DEPTH} deep")
-    return value
-
-
-def _json_kind(value: object) -> str:
-    if value is None or isinstance(value, bool):
-        return f"{msgspec.json.encode(value).decode()}, not an object"
-    kinds = {list: "a list", str: "a string", int: "a number", float: "a number"}
-    return f"{kinds.get(type(value), 'a value')}, not an object"
-
-
-def _depth_over(value: object, limit: int) -> bool:
-    """Whether a decoded JSON value nests lists and objects more than ``limit`` deep; walked
-    without recursion, so any depth is measured."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item \
-            if isinstance(item, list) else ()
-        for child in children:
-            if isinstance(child, (dict, list)):
-                if depth + 1 > limit:
-                    return True
-                stack.append((child, depth + 1))
-    return False
 
 
 def count_lines(path: str) -> int:
@@ -179,6 +121,24 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
         report.update(found)
         code = max(code, 0 if found["matches"] == "head" else 1)
     return report, code
+
+
+def refuse_unless_valid(log: logfile.GameLog) -> None:
+    """Nothing, if ``check`` would find ``log`` (read and sound in structure) a valid game;
+    else refuse it, naming the first fault as ``check`` would (``meeple repair`` asks this
+    before it gives a whole last line its newline back).
+
+    :raises Failure: (1) the game breaks the rules there.
+    """
+    report: dict = {"file": log.path, "errors": []}
+    if _verify(report, log, None) == 0:
+        return
+    error = report["errors"][0]
+    where = f"line {error['line']}: " if error.get("line") else ""
+    rule = f" ({error['rule']})" if error.get("rule") else ""
+    raise Failure(f"{log.path}: line {len(log.events)} is whole but lacks its newline, and "
+                  f"with it `meeple check` would refuse the game, so it is left as it is: "
+                  f"{where}{error['kind']}: {error['message']}{rule}", 1, rule=error.get("rule"))
 
 
 def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
@@ -272,61 +232,6 @@ def head_argument(head: str, paths: list[str]) -> str:
     return digits
 
 
-def event_differences(expected: str | None, found: str | None) -> list[dict]:
-    """The fields in which a recorded event (``found``, JSON) differs from the rules' one
-    (``expected``), nested fields as ``realm.x``, ignoring the ``prev`` link:
-    ``[{field, recorded, rules}]``. Empty when either is not an event of the same type."""
-    try:
-        rules = msgspec.json.decode(expected) if expected else None
-        recorded = msgspec.json.decode(found) if found else None
-    except (msgspec.DecodeError, RecursionError):
-        return []
-    if not (isinstance(rules, dict) and isinstance(recorded, dict)) \
-            or rules.get("type") != recorded.get("type"):
-        return []
-    rules.pop(_LINK, None)
-    recorded.pop(_LINK, None)
-    return [{"field": where, "recorded": None if got is _ABSENT else got,
-             "rules": None if want is _ABSENT else want}
-            for where, want, got in _paths(rules, recorded)]
-
-
-#: the differences from an expected snapshot that a report lists (all are counted)
-SHOWN_DIFFERENCES = 20
-
-
-def diff(want: object, got: object, where: str = "") -> tuple[list[tuple[str, str, str]], int]:
-    """The first ``SHOWN_DIFFERENCES`` paths where two JSON values differ, with both values
-    shortened, and how many there are in all (counted, not kept)."""
-    shown, count = [], 0
-    for path, a, b in _paths(want, got, where):
-        if count < SHOWN_DIFFERENCES:
-            shown.append((path, _short(a), _short(b)))
-        count += 1
-    return shown, count
-
-
-def _paths(want: object, got: object, where: str = "") -> Iterator[tuple[str, object, object]]:
-    """Paths where two JSON values differ, with both values (``_ABSENT`` for a missing key or
-    element): objects key by key, lists element by element (an element only one list has
-    is a difference of its own); yielded one by one."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        for key in list(want) + [k for k in got if k not in want]:
-            yield from _paths(want.get(key, _ABSENT), got.get(key, _ABSENT),
-                              f"{where}.{key}" if where else str(key))
-    elif isinstance(want, list) and isinstance(got, list):
-        for i in range(max(len(want), len(got))):
-            yield from _paths(want[i] if i < len(want) else _ABSENT,
-                              got[i] if i < len(got) else _ABSENT, f"{where}[{i}]")
-    elif want is _ABSENT or got is _ABSENT or want != got:
-        yield where or "$", want, got
-
-
-def _short(value: object) -> str:
-    text = "nothing" if value is _ABSENT else msgspec.json.encode(value).decode()
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
 def _check_one(path: str, expected: object | None, beside: str | None = None,
                ) -> tuple[dict, int]:
     """One game's report; with ``beside`` (a folder), compared with its own snapshot there:
@@ -366,7 +271,7 @@ def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0
     snapshot file (one game) or a folder of them (each game with its own, ``expected_path``).
     With ``failures_only`` only the games that fail are reported, and the summary.
     """
-    from meeple.cli.parallel import usable_jobs
+    from meeple.cli.bots.parallel import usable_jobs
 
     usable_jobs(jobs)
     if head is not None:
@@ -385,7 +290,7 @@ def run_check(paths: list[str], expect: str | None, as_json: bool, jobs: int = 0
     expected = read_expected(expect) if expect is not None and beside is None else None
     files = expand(paths)
     reports, worst = [], 0
-    with _progress(len(files), as_json) as advance:
+    with progress(len(files), as_json) as advance:
         for report, code in _results(files, expected, beside, jobs):
             worst = max(worst, code)
             advance()
@@ -446,7 +351,7 @@ def _first_fault(report: dict) -> str:
 
 
 def _results(files: list[str], expected: object | None, beside: str | None, jobs: int):
-    from meeple.cli.parallel import ordered_map
+    from meeple.cli.bots.parallel import ordered_map
 
     yield from ordered_map(functools.partial(_check_one, expected=expected, beside=beside),
                            files, jobs)
@@ -457,20 +362,6 @@ def _games_given(paths: list[str]) -> str:
     if folders:
         return "a folder was" if folders == 1 else f"{folders} folders were"
     return f"{len(paths)} games were"
-
-
-@contextlib.contextmanager
-def _progress(total: int, quiet: bool):
-    """A progress bar on stderr when it is a terminal and there is more than one file."""
-    if quiet or total < 2 or not sys.stderr.isatty():
-        yield lambda: None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("checking", total=total)
-        yield lambda: progress.advance(task)
 
 
 def _say_report(report: dict) -> None:
@@ -497,8 +388,8 @@ def _say_recomputed(error: dict) -> None:
     are not of the same type."""
     if error.get("differences"):
         for difference in error["differences"]:
-            say(f"    {difference['field']}: recorded {_short(difference['recorded'])}, "
-                f"the rules give {_short(difference['rules'])}")
+            say(f"    {difference['field']}: recorded {short_json(difference['recorded'])}, "
+                f"the rules give {short_json(difference['rules'])}")
         return
     if error.get("expected"):
         say(f"    expected: {error['expected']}")

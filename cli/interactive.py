@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 
 from prompt_toolkit.completion import Completer, Completion
 
@@ -28,11 +29,9 @@ HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell
         "(Tab completes; Up and Down recall)")
 
 
-def _run(argv: list[str]) -> int:
-    """Run one CLI command in this process; its exit code (its messages are already shown)."""
-    from meeple.cli.app import run_command
-
-    return run_command(argv)
+#: runs one command line in this process and gives its exit code, its messages already shown
+#: (``meeple.cli.app.run_command``)
+Run = Callable[[list[str]], int]
 
 
 def _state(path: str):
@@ -41,7 +40,7 @@ def _state(path: str):
     return open_game(path).state
 
 
-def _bots_move(path: str, bots: dict[str, str], move_time: float) -> None:
+def _bots_move(path: str, bots: dict[str, str], move_time: float, run: Run) -> None:
     """Let the bot seats play until a person is to act (or the game is over)."""
     from meeple.engine import awaiting
 
@@ -50,17 +49,17 @@ def _bots_move(path: str, bots: dict[str, str], move_time: float) -> None:
         if awaiting(state) not in ("place", "meeple") or state.player not in bots:
             return
         say(f"-- {state.player} ({bots[state.player]}) plays --")
-        if _run(["autoplay", path, "--bot", bots[state.player], "--turns", "1",
+        if run(["autoplay", path, "--bot", bots[state.player], "--turns", "1",
                  "--move-time", str(move_time)]):
             note("meeple: the bot could not play on; the game waits for you")
             return
 
 
-def _show(path: str) -> None:
+def _show(path: str, run: Run) -> None:
     from meeple.cli.report import next_line
     from meeple.cli.tilesheet import in_hand
 
-    _run(["show", path])
+    run(["show", path])
     state = _state(path)
     hand = in_hand(state)
     if hand:
@@ -125,10 +124,11 @@ class _Completer(Completer):
                 yield Completion(option, start_position=-len(typed))
 
 
-def run_play(path: str, bots: dict[str, str], move_time: float) -> int:
-    """The session (see the module). Reads lines from a terminal with prompt_toolkit, or
-    plainly from a pipe. Returns the exit code: 0, or 1 when lines read from a pipe failed
-    (a script learns that not every line was played; each error was said on stderr)."""
+def run_play(path: str, bots: dict[str, str], move_time: float, run: Run) -> int:
+    """The session (see the module), each command line run by ``run``. Reads lines from a
+    terminal with prompt_toolkit, or plainly from a pipe. Returns the exit code: 0, or 1 when
+    lines read from a pipe failed (a script learns that not every line was played; each
+    error was said on stderr)."""
     from meeple.cli.store import Failure
     from meeple.cli.views import seated_bots
     from meeple.engine import sees_only_the_table
@@ -150,8 +150,8 @@ def run_play(path: str, bots: dict[str, str], move_time: float) -> int:
                       "program", 2)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     read = _terminal_reader(path) if terminal else _pipe_reader
-    _bots_move(path, bots, move_time)
-    _show(path)
+    _bots_move(path, bots, move_time, run)
+    _show(path, run)
     failed = 0
     while True:
         try:
@@ -189,14 +189,14 @@ def run_play(path: str, bots: dict[str, str], move_time: float) -> int:
             failed += 1
             continue
         try:
-            code = _run(argv)
+            code = run(argv)
         except KeyboardInterrupt:
             say("(interrupted: the log keeps every move made)")
             break
         failed += code != 0
         if code == 0 and verb not in ("moves", "show", "status", "score"):
-            _bots_move(path, bots, move_time)
-            _show(path)
+            _bots_move(path, bots, move_time, run)
+            _show(path, run)
     return 1 if failed and not terminal else 0
 
 

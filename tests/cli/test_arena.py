@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from meeple.cli.stats import Sprt, mean_and_error, wilson
+from meeple.cli.bots.stats import Sprt, mean_and_error, wilson
 from meeple.events import log
 from meeple.events.model import GameEnded
 

@@ -107,7 +107,7 @@ def test_an_expect_folder_that_does_not_exist_is_named_so(games, tmp_path):
 def test_differences_are_counted_in_full_but_listed_up_to_twenty():
     import inspect
 
-    from meeple.cli.checking import _paths, diff
+    from meeple.cli.compare import _paths, diff
 
     shown, count = diff({"board": [0] * 1000}, {"board": [1] * 1000})
     assert len(shown) == 20 and count == 1000 and shown[0] == ("board[0]", "0", "1")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from meeple.cli.checking import EXPECT_LIMIT, SNAPSHOT, event_differences, head_report
+from meeple.cli.checking import head_report
+from meeple.cli.compare import EXPECT_LIMIT, SNAPSHOT, event_differences
 from meeple.events.log import line_hash
 
 from helpers import fail, rechain, run, run_json

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from meeple.cli.parallel import ordered_map
+from meeple.cli.bots.parallel import ordered_map
 
 from helpers import fail, run
 
@@ -95,7 +95,7 @@ def test_a_seed_that_cannot_name_a_file_is_a_usage_error(tmp_path, seed):
 
 WORKERS = textwrap.dedent("""
     import os, sys
-    from meeple.cli.parallel import ordered_map, WorkerError
+    from meeple.cli.bots.parallel import ordered_map, WorkerError
     from meeple.events.log import LogError
 
     class Stubborn(Exception):

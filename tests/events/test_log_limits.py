@@ -14,6 +14,7 @@ import pytest
 from meeple.cli.checking import check_file
 from meeple.engine import new_game
 from meeple.events import log as logfile
+from meeple.events import writing
 from meeple.events.model import TileDrawn, TurnEnded
 
 from helpers import bundled, rechain
@@ -149,7 +150,7 @@ def test_append_refuses_to_pass_the_line_limit_and_writes_nothing(tmp_path, monk
                                                                   pass_lines):
     path = tmp_path / "g.jsonl"
     head = _game(path)  # 5 lines
-    monkeypatch.setattr(logfile, "MAX_EVENTS", 7)
+    monkeypatch.setattr(writing, "MAX_EVENTS", 7)
     before = path.read_bytes()
     extra = {"lines": 5} if pass_lines else {}
     events = [TurnEnded(seq=s, player="red", turn=s) for s in (5, 6, 7)]
@@ -167,7 +168,7 @@ def test_append_refuses_to_pass_the_byte_limit_and_writes_nothing(tmp_path, monk
     path = tmp_path / "g.jsonl"
     head = _game(path)
     before = path.read_bytes()
-    monkeypatch.setattr(logfile, "MAX_FILE_BYTES", len(before) + 150)
+    monkeypatch.setattr(writing, "MAX_FILE_BYTES", len(before) + 150)
     with pytest.raises(logfile.LogError, match=r"the game log is full: \d+ more bytes would make "
                        rf"\d+ \(limit {len(before) + 150} bytes\)") as exc:
         logfile.append(path, [TurnEnded(seq=s, player="red", turn=s) for s in (5, 6)], head)

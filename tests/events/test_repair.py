@@ -100,3 +100,25 @@ def test_racing_repairs_make_one_backup_and_tell_the_others_there_is_nothing_to_
     assert [str(b) for b in backups] == [repaired[0].backup]
     assert backups[0].read_bytes() == FINISHED + torn
     assert path.read_bytes() == FINISHED and logfile.read(path).head == repaired[0].head
+
+
+def test_what_accept_raises_leaves_a_whole_last_line_without_its_newline(tmp_path):
+    """``accept`` sees the log as the newline would make it, before anything is written; what
+    it raises leaves the file as it was (the CLI refuses there what the rules would not
+    write). A line cut short is cut off without asking it: cutting adds nothing."""
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(FINISHED[:-1])
+    seen = []
+
+    def refuse(log):
+        seen.append((len(log.events), log.head))
+        raise logfile.LogError("tampered", log.path, "not the rules' line")
+
+    with pytest.raises(logfile.LogError, match="not the rules' line"):
+        logfile.repair(path, accept=refuse)
+    assert path.read_bytes() == FINISHED[:-1]
+    assert seen == [(FINISHED.count(b"\n"), logfile.parse("finished", FINISHED).head)]
+    done = logfile.repair(path, accept=lambda log: None)
+    assert done is not None and done.newline_restored and path.read_bytes() == FINISHED
+    path.write_bytes(FINISHED[:-40])
+    assert logfile.repair(path, accept=refuse) is not None and len(seen) == 1

@@ -8,7 +8,7 @@ import pytest
 
 from meeple.engine import DrawTile, PlaceTile, verify
 from meeple.events import log as logfile
-from meeple.events import upcast
+from meeple.events import reading, upcast
 from meeple.events.model import SCHEMA_VERSION, MeeplePlaced, MeepleReturned
 
 from helpers import Table, rechain, run, run_json
@@ -143,7 +143,7 @@ def test_a_newer_schema_is_refused_with_a_clear_message(tmp_path):
 
 
 def test_a_log_longer_than_the_event_limit_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(logfile, "MAX_EVENTS", 10)
+    monkeypatch.setattr(reading, "MAX_EVENTS", 10)
     with pytest.raises(logfile.LogError, match="the limit is 10") as exc:
         logfile.read(FIXTURE)
     assert exc.value.kind == "too_large"

@@ -144,8 +144,8 @@ def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, 
     :raises LogError: ``exists`` if a game file is there already (nothing is written), or
         any failure to write a game, raised in the worker that met it.
     """
-    from meeple.cli.checking import _progress
-    from meeple.cli.parallel import ordered_map, usable_jobs
+    from meeple.cli.bots.parallel import ordered_map, usable_jobs
+    from meeple.cli.progress import progress
 
     check_games(games)
     usable_jobs(jobs)
@@ -157,7 +157,7 @@ def run_simulate(out: str, players: list[str], games: int, seed: str, bot: str, 
     refuse_existing(out, seed, games)
     work = _work(out, players, games, seed, bot, team, unplaceable, tileset)
     results = []
-    with _progress(games, as_json) as advance:
+    with progress(games, as_json) as advance:
         for result in ordered_map(_one, work, jobs):
             results.append(result)
             advance()

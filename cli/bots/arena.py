@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 import time
 
+from meeple.cli.bots.simulating import check_seed, prepare_folder
+from meeple.cli.bots.stats import Sprt, mean_and_error, wilson
 from meeple.cli.output import emit_json, say
 from meeple.cli.session import bot_label, bot_turns, check_bot, check_move_time, make_bot
-from meeple.cli.simulating import check_seed, prepare_folder
-from meeple.cli.stats import Sprt, mean_and_error, wilson
 from meeple.cli.store import Failure
 from meeple.engine import EDITIONS, Game, new_game
 from meeple.events import log as logfile
@@ -147,8 +147,8 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     :raises Failure: (2) bad bots, game count, seed or folder; ``LogError`` if a game file
         exists already (nothing is overwritten).
     """
-    from meeple.cli.checking import _progress
-    from meeple.cli.parallel import ordered_map, usable_jobs
+    from meeple.cli.bots.parallel import ordered_map, usable_jobs
+    from meeple.cli.progress import progress
 
     if not 2 <= len(bots) <= EDITIONS[edition].players[1]:
         raise Failure(f"--bots names {len(bots)} bot(s); a table takes 2 to "
@@ -180,7 +180,7 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     results: list[dict] = []
     verdict = None
     work = _work(out, bots, seeds, seed, colours, tileset, move_time)
-    with _progress(seeds * len(bots), as_json) as advance:
+    with progress(seeds * len(bots), as_json) as advance:
         for result in ordered_map(play_one, work, jobs):
             result["head"] = logfile.create(result["file"], result.pop("events"))
             results.append(result)

@@ -1,0 +1,94 @@
+"""The commands that set bots to play many games: ``arena`` and ``simulate``."""
+
+# No `from __future__ import annotations` here: typer would have to evaluate every command's
+# annotations from strings at each start (see ``meeple.cli.app``).
+from typing import Annotated
+
+import typer
+
+from meeple.cli.bots.cluster import ray_option
+from meeple.cli.guard import guarded
+from meeple.cli.output import fail
+from meeple.cli.params import (
+    BOT_HELP,
+    Edition,
+    Expansions,
+    Fiesta,
+    Json,
+    MoveTime,
+    Ray,
+    RayAddress,
+    comma_list,
+    expansions,
+    parse_colours,
+)
+
+commands = typer.Typer()
+
+
+@commands.command()
+@guarded
+def arena(
+    bots: Annotated[str, typer.Option(help="Two to five bots, comma-separated: " + BOT_HELP)],
+    games: Annotated[int, typer.Option(help="How many games, rounded up to every seating of "
+                                       "each seed.")] = 20,
+    seed: Annotated[str, typer.Option(help="Base seed; seed i is SEED-i.")] = "1",
+    out: Annotated[str | None, typer.Option(help="Folder for the game logs (default "
+                                            "arena-SEED).")] = None,
+    sprt: Annotated[str | None, typer.Option(help="Stop when Wald's test decides: P0,P1, "
+                                             "e.g. 0.5,0.65 (two bots).")] = None,
+    move_time: MoveTime = 10.0,
+    jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
+    edition: Edition = None,
+    ray: Ray = False,
+    ray_address: RayAddress = None,
+    as_json: Json = False,
+) -> None:
+    """Bots against each other: paired games, every log written, wins with 95% intervals."""
+    from meeple.cli.bots.arena import run_arena
+
+    ray_option(ray, ray_address)
+    from meeple.cli.store import game_tileset
+    from meeple.engine import DEFAULT
+
+    test = None
+    if sprt is not None:
+        try:
+            p0, p1 = (float(v) for v in sprt.split(","))
+        except ValueError:
+            fail(f"--sprt takes P0,P1 (two win rates, e.g. 0.5,0.65), not {sprt!r}", 2)
+        if not 0 < p0 < p1 < 1:
+            fail("--sprt needs 0 < P0 < P1 < 1", 2)
+        test = (p0, p1)
+    name = edition or DEFAULT
+    run_arena(comma_list(bots), games, seed, out or f"arena-{seed}", name,
+              game_tileset(edition, None, []), jobs, test, move_time, as_json)
+
+
+@commands.command()
+@guarded
+def simulate(
+    out: Annotated[str, typer.Option(help="Folder to write the games to.")],
+    players: Annotated[str, typer.Option(help="Colours, e.g. red,black.")] = "red,black",
+    games: Annotated[int, typer.Option(help="How many games.")] = 10,
+    seed: Annotated[str, typer.Option(help="Base seed; game i uses SEED-i.")] = "1",
+    bot: Annotated[str, typer.Option(help=BOT_HELP)] = "random",
+    team: Annotated[bool, typer.Option("--team", help="Team variant.")] = False,
+    unplaceable: Annotated[str, typer.Option(
+        help="discard, or reshuffle in Star Wars (SW-3.2).")] = "discard",
+    jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
+    edition: Edition = None,
+    fiesta: Fiesta = False,
+    expansion: Expansions = None,
+    ray: Ray = False,
+    ray_address: RayAddress = None,
+    as_json: Json = False,
+) -> None:
+    """Write complete bot-played games, one log per game."""
+    from meeple.cli.bots.simulating import run_simulate
+
+    ray_option(ray, ray_address)
+    from meeple.cli.store import game_tileset
+
+    run_simulate(out, parse_colours(players), games, seed, bot, team, unplaceable, as_json, jobs,
+                 game_tileset(edition, None, expansions(expansion, fiesta)))

@@ -1,0 +1,1 @@
+"""The commands of ``meeple``, by topic; ``meeple.cli.app`` joins them."""

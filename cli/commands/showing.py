@@ -1,0 +1,127 @@
+"""The commands that show a game without changing it: ``status``, ``moves``, ``show``,
+``export``, ``replay``, ``score``; and ``tiles``, a tile set."""
+
+# No `from __future__ import annotations` here: typer would have to evaluate every command's
+# annotations from strings at each start (see ``meeple.cli.app``).
+from typing import Annotated
+
+import typer
+
+from meeple.cli.guard import guarded
+from meeple.cli.params import (
+    Edition,
+    Expansions,
+    Fiesta,
+    Game,
+    Json,
+    ValidPrefix,
+    expansions,
+    open_game_or_prefix,
+)
+
+commands = typer.Typer()
+
+
+@commands.command()
+@guarded
+def status(game: Game, as_json: Json = False) -> None:
+    """Turn, whose move, phase, drawn tile, reserves, scores and the head hash."""
+    from meeple.cli.report import print_status
+    from meeple.cli.session import open_game
+
+    loaded = open_game(game)
+    print_status(game, loaded.state, loaded.head, as_json)
+
+
+@commands.command()
+@guarded
+def moves(game: Game, as_json: Json = False) -> None:
+    """Every legal placement of the drawn tile with the meeple targets each allows."""
+    from meeple.cli.report import print_moves
+    from meeple.cli.session import open_game
+
+    print_moves(open_game(game).state, as_json)
+
+
+@commands.command()
+@guarded
+def show(
+    game: Game,
+    at: Annotated[int | None, typer.Option(help="The board after this seq.")] = None,
+    turn: Annotated[int | None, typer.Option(help="The board at the end of this turn.")] = None,
+    ascii_: Annotated[bool, typer.Option("--ascii", help="Plain ASCII, no colour.")] = False,
+    compact: Annotated[bool, typer.Option("--compact", help="3 characters per tile.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The state as JSON: the snapshot "
+                                          "format of `check --expect`.")] = False,
+    svg: Annotated[str | None, typer.Option(help="Write the board as SVG to this file "
+                                            "(-: stdout).", metavar="FILE")] = None,
+    valid_prefix: ValidPrefix = False,
+) -> None:
+    """The board as text (or SVG): edges, realms, symbols and meeples; the last placement marked."""
+    from meeple.cli.report import StateAt, print_board
+
+    kept = StateAt(at, turn)
+    loaded = open_game_or_prefix(game, valid_prefix, kept)
+    print_board(loaded, kept.of(loaded), plain=ascii_, compact=compact, as_json=as_json, svg=svg)
+
+
+@commands.command()
+@guarded
+def export(
+    game: Game,
+    html: Annotated[str, typer.Option(help="Write a self-contained HTML replay of the game to "
+                                      "this file (-: stdout).", metavar="FILE")],
+) -> None:
+    """The game as one HTML page that replays it offline: board, scores, battles, narrative."""
+    from meeple.cli.report import export_html
+    from meeple.cli.session import open_game
+
+    export_html(open_game(game), html)
+
+
+@commands.command()
+@guarded
+def replay(
+    game: Game,
+    from_: Annotated[int | None, typer.Option("--from", help="First seq to tell.")] = None,
+    to: Annotated[int | None, typer.Option(help="Last seq to tell.")] = None,
+    board: Annotated[bool, typer.Option("--show", help="The board after each turn.")] = False,
+    heads: Annotated[bool, typer.Option("--heads", help="The head hash after each turn, to "
+                                        "compare with what players wrote down.")] = False,
+    valid_prefix: ValidPrefix = False,
+    as_json: Json = False,
+) -> None:
+    """The game told event by event; undone steps are marked."""
+    from meeple.cli.report import TurnBoards, print_replay
+
+    boards = TurnBoards(from_, to) if board and not as_json else None
+    print_replay(open_game_or_prefix(game, valid_prefix, boards), first=from_, last=to,
+                 boards=boards, as_json=as_json, heads=heads)
+
+
+@commands.command()
+@guarded
+def score(game: Game, valid_prefix: ValidPrefix = False, as_json: Json = False) -> None:
+    """The score table with a per-realm breakdown; after the end, the winners."""
+    from meeple.cli.report import print_score
+
+    print_score(open_game_or_prefix(game, valid_prefix).state, as_json)
+
+
+@commands.command()
+@guarded
+def tiles(
+    tileset: Annotated[str | None, typer.Option(help="A tile set file (default: the edition's "
+                                                "bundled set).")] = None,
+    edition: Edition = None,
+    fiesta: Fiesta = False,
+    expansion: Expansions = None,
+    as_json: Json = False,
+    svg: Annotated[str | None, typer.Option(help="Write the tile sheet as SVG to this file "
+                                            "(-: stdout).", metavar="FILE")] = None,
+) -> None:
+    """The tile set: every tile type drawn with its id and count, and its status."""
+    from meeple.cli.report import print_tiles
+    from meeple.cli.store import game_tileset
+
+    print_tiles(game_tileset(edition, tileset, expansions(expansion, fiesta)), as_json, svg=svg)

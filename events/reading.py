@@ -1,0 +1,329 @@
+"""Reading a game log: decoded line by line, every fault located at ``path:line`` with the
+field and the reason, a torn last line (a write cut short) told as such (DESIGN.md, "Events
+and the log").
+
+``read`` takes a shared lock and reads a regular file only, never more than
+``MAX_FILE_BYTES`` whatever size the file claims; ``parse`` checks the line and log limits,
+the decoding, the ``seq`` order, the hash chain and the names ``game_started`` carries.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+
+import msgspec
+
+from meeple.events.chain import GameLog, line_hash, tag
+from meeple.events.errors import LogError
+from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
+from meeple.events.locking import lock, open_regular
+from meeple.events.model import DECODER, SCHEMA_VERSION, Event, GameStarted, decode
+from meeple.events.text import setup_control
+from meeple.events.tileset import limits_fault
+from meeple.events.upcast import decode_old, readable
+
+_AT_FIELD = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+
+
+def _split_field(message: str) -> tuple[str, str | None]:
+    match = _AT_FIELD.search(message)
+    if not match:
+        return message, None
+    path = match.group("path").lstrip(".") or None
+    return message[: match.start()], path
+
+
+def decode_line(path: str, lineno: int, raw: bytes, *, last: bool,
+                version: int = SCHEMA_VERSION) -> Event:
+    """Decode one line (upcast from an older ``version``), raising a located ``LogError``
+    (``torn`` for a bad last line)."""
+    _check_length(path, lineno, len(raw))
+    try:
+        if version != SCHEMA_VERSION:
+            return decode_old(raw, version)
+        return decode(raw)
+    except msgspec.ValidationError as exc:
+        message, fld = _split_field(str(exc))
+        raise LogError("corrupt", path, message, line=lineno, field=fld) from None
+    except msgspec.DecodeError as exc:
+        if last:
+            raise LogError(
+                "torn", path, f"torn write: the last line is incomplete ({exc})", line=lineno
+            ) from None
+        raise LogError("corrupt", path, f"not a JSON event: {exc}", line=lineno) from None
+
+
+def _check_length(path: str, lineno: int, size: int) -> None:
+    """Refuse a line longer than ``MAX_LINE_BYTES``: checked before anything decodes it."""
+    if size > MAX_LINE_BYTES:
+        raise LogError(
+            "too_large", path, f"line is {size} bytes; the limit is {MAX_LINE_BYTES}", line=lineno,
+        )
+
+
+def _sound_lines(data: bytes, start: int, count: int, log: GameLog,
+                 prev_hash: str | None) -> tuple[int, str | None]:
+    """Decode and link the lines after the first all at once, when every one is sound (the
+    common case): each decodes, follows the one before in ``seq`` and by the hash in its
+    ``prev``, and none is another ``game_started``. Returns where the lines not taken start,
+    and the head so far: all of them, or none, and then the careful loop of ``parse`` reads
+    them one by one and names the fault. Only for logs under ``MAX_LINE_BYTES`` in all, so
+    no line can be over the limit."""
+    index = len(log.events)
+    lines = data[start:].split(b"\n", count - index)[:count - index]
+    if not lines:
+        return start, prev_hash
+    try:
+        events = list(map(DECODER.decode, lines))
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return start, prev_hash
+    sha256 = hashlib.sha256
+    digests = [sha256(raw).digest() for raw in lines]
+    heads = [digest.hex() for digest in digests]
+    if [event.prev for event in events] != [prev_hash, *heads[:-1]] \
+            or [event.seq for event in events] != list(range(index, index + len(lines))) \
+            or GameStarted in set(map(type, events)):
+        return start, prev_hash
+    log.events.extend(events)
+    log.hashes.add(b"".join(digests))
+    return start + sum(map(len, lines)) + len(lines), heads[-1]
+
+
+def parse(path: str, data: bytes) -> GameLog:
+    """Check and decode a whole log's bytes: line and log limits, decoding, ``seq`` order, the
+    hash chain, and no control characters in the names ``game_started`` carries.
+
+    Memory stays near the size of ``data`` plus the events: each line is measured before
+    it is copied or decoded.
+    """
+    if not data:
+        raise LogError("corrupt", path, "the file is empty: a game log starts with game_started")
+    torn_tail = not data.endswith(b"\n")
+    count = data.count(b"\n") + torn_tail
+    if count > MAX_EVENTS:
+        raise LogError("too_large", path, f"the log has {count} lines; the limit is "
+                       f"{MAX_EVENTS}", line=MAX_EVENTS + 1)
+    log = GameLog(path)
+    version = SCHEMA_VERSION
+    prev_hash: str | None = None
+    start, size, index = 0, len(data), 0
+    while start < size:
+        end = data.find(b"\n", start)
+        end = size if end == -1 else end
+        lineno = index + 1
+        _check_length(path, lineno, end - start)
+        raw = data[start:end]
+        if index == 0:
+            version = log.schema = _schema_of(path, raw)
+        if lineno == count and torn_tail:
+            raise _torn(path, raw, lineno)
+        event = decode_line(path, lineno, raw, last=lineno == count, version=version)
+        _check_link_of(path, lineno, event, prev_hash, raw, data, end)
+        if index == 0:
+            _check_text(path, event)
+        log.events.append(event)
+        digest = hashlib.sha256(raw).digest()
+        log.hashes.add(digest)
+        prev_hash = digest.hex()
+        start, index = end + 1, index + 1
+        if index == 1 and version == SCHEMA_VERSION and size <= MAX_LINE_BYTES:
+            start, prev_hash = _sound_lines(data, start, count - torn_tail, log, prev_hash)
+            index = len(log.events)
+    log.head = prev_hash
+    return log
+
+
+def _torn(path: str, raw: bytes, lineno: int) -> LogError:
+    """The error for a last line without its newline: cut short, or whole but unterminated."""
+    if whole_json(raw):
+        detail = "it has no newline at its end"
+        remedy = ("`meeple repair` restores the newline if the line links to the one before it "
+                  "and the rules accept it")
+    else:
+        detail = "it is cut short"
+        remedy = "`meeple repair` cuts it off, keeping a backup"
+    return LogError(
+        "torn", path,
+        f"torn write: the last line is incomplete ({detail}); "
+        f"the {lineno - 1} line(s) before it are intact; {remedy}",
+        line=lineno,
+    )
+
+
+def _check_link_of(path: str, lineno: int, event: Event, prev_hash: str | None, raw: bytes,
+                   data: bytes, end: int) -> None:
+    """``_check_link``, telling an altered line from an altered line before it."""
+    try:
+        _check_link(path, lineno, event, prev_hash)
+    except LogError as exc:
+        if exc.field == "prev" and lineno > 1 and _also_altered(raw, data, end):
+            raise LogError("tampered", path, f"line {lineno} was altered: its prev no longer "
+                           f"matches line {lineno - 1}, and line {lineno + 1}'s prev no "
+                           f"longer matches it", line=lineno, field="prev",
+                           seq=event.seq) from None
+        raise
+
+
+def _check_text(path: str, event: Event) -> None:
+    """Refuse a control character in the untrusted text of ``game_started``: player names and
+    colours, tile ids, planet and set names (they would rewrite what a terminal shows)."""
+    found = setup_control(event)
+    if found is not None:
+        field, char = found
+        raise LogError("corrupt", path, f"{field} holds the control character {char}; names, "
+                       "colours, tile ids and set names may not", line=1, field=field, seq=0)
+    _check_tileset_record(path, event)
+
+
+def _check_tileset_record(path: str, event: Event) -> None:
+    """Refuse a tile set that costs too much to play (more than ``MAX_TILES`` tiles) or whose
+    recorded name is not its definition's (a replay would name another set than the one used)."""
+    record = getattr(event, "tileset", None)
+    if record is None:
+        return
+    fault = limits_fault(record.definition)
+    if fault is not None:
+        field, reason = fault
+        raise LogError("corrupt", path, f"the tile set's {field} {reason}" if field != "tiles"
+                       else f"the tile set: {reason}", line=1,
+                       field=f"tileset.definition.{field}", seq=0)
+    if record.name != record.definition.name:
+        raise LogError("corrupt", path, f"the tile set is recorded as {record.name!r} but its "
+                       f"definition is named {record.definition.name!r}", line=1,
+                       field="tileset.name", seq=0)
+
+
+def _also_altered(raw: bytes, data: bytes, end: int) -> bool:
+    """Whether the link after the line ending at ``end`` is broken too: then that line itself
+    changed (its own prev), not the line before it."""
+    start = end + 1
+    if start >= len(data):
+        return False
+    stop = data.find(b"\n", start)
+    stop = len(data) if stop == -1 else stop
+    if stop - start > MAX_LINE_BYTES:
+        return False
+    try:
+        following = msgspec.json.decode(data[start:stop], type=_PrevOnly)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return False
+    return following.prev != line_hash(raw)
+
+
+class _AnySchema(msgspec.Struct):
+    """The ``schema`` of a first line, whatever its type; the rest ignored."""
+
+    schema: object = SCHEMA_VERSION
+
+
+class _PrevOnly(msgspec.Struct):
+    """The ``prev`` link of a line of any schema, the rest ignored."""
+
+    prev: str | None = None
+
+
+def _schema_of(path: str, first: bytes) -> int:
+    """The schema version in ``game_started``; refuses a log from a newer meeple."""
+    try:
+        version = msgspec.json.decode(first, type=_AnySchema).schema
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return SCHEMA_VERSION  # the line-by-line decoding will say what is wrong
+    if not isinstance(version, int):
+        return SCHEMA_VERSION  # decoding game_started will name the field
+    if version > SCHEMA_VERSION:
+        raise LogError("newer", path, f"this log has schema {version}; this meeple reads "
+                       f"schema {SCHEMA_VERSION} and older: upgrade meeple", line=1,
+                       field="schema", seq=0)
+    if not readable(version):
+        raise LogError("unreadable", path, f"schema {version} is older than any this meeple "
+                       "can upgrade", line=1, field="schema", seq=0)
+    return version
+
+
+def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> None:
+    expected_seq = lineno - 1
+    if event.seq != expected_seq:
+        if event.seq > expected_seq:
+            how = "a line is missing before it, or lines were reordered"
+        else:
+            how = "a line was duplicated or lines were reordered"
+        raise LogError(
+            "tampered", path, f"seq is {event.seq} where {expected_seq} was expected: {how}",
+            line=lineno, field="seq", seq=event.seq,
+        )
+    if lineno == 1:
+        if not isinstance(event, GameStarted):
+            raise LogError(
+                "corrupt", path, f"the first line must be game_started, not {tag(event)}",
+                line=1, field="type", seq=0,
+            )
+        if event.prev is not None:
+            raise LogError("tampered", path, "the first line's prev must be null",
+                           line=1, field="prev", seq=0)
+        return
+    if isinstance(event, GameStarted):
+        raise LogError("corrupt", path, "game_started may only be the first line",
+                       line=lineno, field="type", seq=event.seq)
+    if event.prev != prev_hash:
+        raise LogError(
+            "tampered", path,
+            f"line {lineno - 1} was altered: its SHA-256 no longer matches the prev "
+            f"recorded on line {lineno} (or that prev was altered)",
+            line=lineno - 1, field="prev", seq=event.seq - 1,
+        )
+
+
+
+def read_all(fd: int, name: str) -> bytes:
+    """The file's bytes from its start: at most ``MAX_FILE_BYTES``, whatever size it claims.
+
+    A file read as its size says comes in one read, without a second copy.
+
+    :raises LogError: ``too_large`` past the limit, ``unreadable`` on an I/O error.
+    """
+    limit = MAX_FILE_BYTES
+    try:
+        want = min(os.fstat(fd).st_size, limit) + 1
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = os.pread(fd, min(limit + 1 - got, max(want - got, 1 << 20)), got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError as exc:
+        raise LogError("unreadable", name, f"cannot read: {exc.strerror}") from None
+    if got > limit:
+        raise LogError("too_large", name, f"the file is over {limit} bytes; the limit is {limit}")
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def read(path: str | os.PathLike[str]) -> GameLog:
+    """Read and structurally verify a log file, under a shared lock.
+
+    :raises LogError: missing, not a regular file, unreadable, too large, corrupt, tampered,
+        torn, or ``locked`` by another process past the lock timeout.
+    """
+    name = os.fspath(path)
+    fd = open_regular(name, os.O_RDONLY)
+    try:
+        # a shared lock: never read half of a line another process is appending
+        lock(fd, name, fcntl.LOCK_SH, "unreadable")
+        data = read_all(fd, name)
+    finally:
+        os.close(fd)
+    return parse(name, data)
+
+
+def whole_json(raw: bytes) -> bool:
+    """Whether ``raw`` is a whole JSON document: no cut-short write can be one (an event is an
+    object, which only its last byte closes)."""
+    try:
+        msgspec.json.decode(raw)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return False
+    return True
