@@ -369,9 +369,9 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
                      unplaceable=unplaceable, undo=undo, sealed=sealed, bots=bots)
     game = Game.begin(first, chosen if sealed else None)
     _seats_play(game)
-    if sealed:
-        assert chosen is not None
-        head = create_sealed(path, list(game.events), chosen)
-    else:
-        head = logfile.create(path, game.events)
+    if not sealed:
+        head = game.save(path)
+        return Outcome(path, game.state, list(game.events), head)
+    assert chosen is not None
+    head = create_sealed(path, list(game.events), chosen)
     return Outcome(path, game.state, logfile.chained(game.events, None), head)

@@ -325,24 +325,19 @@ class Game:
         from meeple.events import log
 
         if path is not None and (self._path is None or os.fspath(path) != self._path):
-            self._head = log.create(path, self._events)
-            self._path, self._saved = os.fspath(path), len(self._events)
-            self._events = log.chained(self._events, None)
-            self._frozen = None
-            self._hashes = _hashes_of(self._events)
-            return self._head
-        if self._path is None:
+            written = log.create_log(path, self._events)
+            self._path, self._hashes = os.fspath(path), written.hashes
+        elif self._path is None:
             raise InvalidCommand("the game has no file yet: save(path) creates one")
-        fresh = self._events[self._saved:]
-        if not fresh:
+        elif self._saved == len(self._events):
             return self._head
-        assert self._head is not None
-        head = log.append(self._path, fresh, self._head, lines=self._saved, schema=self._schema)
-        self._events[self._saved:] = log.chained(fresh, self._head, schema=self._schema)
-        self._frozen = None
-        self._head = head
-        self._hashes = [*self._hashes, *_hashes_of(self._events[self._saved:], self._schema)]
-        self._saved = len(self._events)
+        else:
+            assert self._head is not None
+            written = log.append_log(self._path, self._events[self._saved:], self._head,
+                                     lines=self._saved, schema=self._schema)
+            self._hashes = [*self._hashes, *written.hashes]
+        self._events[self._saved:] = written.events
+        self._saved, self._head, self._frozen = len(self._events), written.head, None
         return self._head
 
     # -- showing -----------------------------------------------------------------------
@@ -376,13 +371,6 @@ def _verified(events: Sequence[Event], secret: str | None,
         raise InvalidGame(finding.message, line=finding.line, rule=finding.rule,
                           legal=finding.expected)
     return verdict.state
-
-
-def _hashes_of(events: Sequence[Event], schema: int = SCHEMA_VERSION) -> list[str]:
-    from meeple.events.log import line_hash
-    from meeple.events.upcast import encode_as
-
-    return [line_hash(encode_as(event, schema)) for event in events]
 
 
 __all__ = ["Game", "Phase"]

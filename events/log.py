@@ -24,7 +24,7 @@ from meeple.events.locking import (
 )
 from meeple.events.reading import decode_line, parse, read
 from meeple.events.repair import Repaired, repair
-from meeple.events.writing import append, create
+from meeple.events.writing import Written, append, append_log, create, create_log
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
@@ -39,10 +39,13 @@ __all__ = [
     "LineHashes",
     "LogError",
     "Repaired",
+    "Written",
     "append",
+    "append_log",
     "chained",
     "configure_locks",
     "create",
+    "create_log",
     "decode_line",
     "line_hash",
     "lock_timeout",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import msgspec
 
@@ -26,17 +26,30 @@ from meeple.events.upcast import NotInSchema, encode_as
 _T = TypeVar("_T")
 
 
+class Written(NamedTuple):
+    """What a write put in a log: the new head, the events as they stand there (each with its
+    ``prev``) and the SHA-256 of each line, worked out as the lines were encoded (once)."""
+
+    head: str | None
+    events: list[Event]
+    hashes: list[str]
+
+
 def _encode_chain(path: str, events: Iterable[Event], head: str | None,
-                  schema: int = SCHEMA_VERSION) -> tuple[bytes, str | None]:
-    """The lines of ``events`` chained after ``head`` in a log of ``schema``, and the new head.
+                  schema: int = SCHEMA_VERSION) -> tuple[bytes, Written]:
+    """The lines of ``events`` chained after ``head`` in a log of ``schema``, and what they
+    hold (``Written``).
 
     :raises LogError: ``too_large`` for an event longer than a line may be, ``old_schema``
         for an event the log's schema cannot express.
     """
     chunks: list[bytes] = []
+    linked: list[Event] = []
+    hashes: list[str] = []
     for event in events:
+        event = with_prev(event, head)
         try:
-            raw = encode_as(with_prev(event, head), schema)
+            raw = encode_as(event, schema)
         except NotInSchema as exc:
             raise LogError("old_schema", path, f"{exc}; this game began under schema {schema} "
                            "and is continued in it; nothing was written", seq=event.seq) from None
@@ -47,7 +60,9 @@ def _encode_chain(path: str, events: Iterable[Event], head: str | None,
         chunks.append(raw)
         chunks.append(b"\n")
         head = line_hash(raw)
-    return b"".join(chunks), head
+        linked.append(event)
+        hashes.append(head)
+    return b"".join(chunks), Written(head, linked, hashes)
 
 
 def _check_lines(name: str, lines: int, new_lines: int) -> None:
@@ -107,6 +122,14 @@ def remove(name: str) -> None:
 def create(path: str | os.PathLike[str], events: Sequence[Event]) -> str | None:
     """Write a new log holding ``events``; never overwrites. Returns the head hash.
 
+    :raises LogError: as ``create_log``.
+    """
+    return create_log(path, events).head
+
+
+def create_log(path: str | os.PathLike[str], events: Sequence[Event]) -> Written:
+    """Write a new log holding ``events``; never overwrites. Returns what it wrote.
+
     If the writing fails, the new file is removed: a failed ``create`` leaves no file behind.
 
     :raises LogError: ``exists`` if the file is already there; ``too_large`` for an event
@@ -115,7 +138,7 @@ def create(path: str | os.PathLike[str], events: Sequence[Event]) -> str | None:
     name = os.fspath(path)
     first = events[0] if events else None
     schema = first.schema if isinstance(first, GameStarted) else SCHEMA_VERSION
-    data, head = _encode_chain(name, events, None, schema)
+    data, written = _encode_chain(name, events, None, schema)
     _check_lines(name, 0, len(events))
     _check_bytes(name, 0, len(data))
     try:
@@ -138,7 +161,7 @@ def create(path: str | os.PathLike[str], events: Sequence[Event]) -> str | None:
         remove(name)
         raise
     fsync_dir(name)
-    return head
+    return written
 
 
 def fsync_dir(name: str) -> None:
@@ -190,8 +213,19 @@ def _count_lines(fd: int, size: int) -> int:
 
 def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head: str, *,
            lines: int | None = None, schema: int | None = None) -> str:
+    """Append ``events`` after ``expected_head`` (see ``append_log``); returns the new head
+    hash."""
+    if not events:
+        return expected_head
+    head = append_log(path, events, expected_head, lines=lines, schema=schema).head
+    assert head is not None
+    return head
+
+
+def append_log(path: str | os.PathLike[str], events: Sequence[Event], expected_head: str, *,
+               lines: int | None = None, schema: int | None = None) -> Written:
     """Append ``events`` after ``expected_head``, written in the log's ``schema`` (read from
-    its first line when not given); returns the new head hash.
+    its first line when not given); returns what it wrote.
 
     All lines go out in one write, then fsync, under an exclusive lock. ``lines`` is the
     number of lines the caller read (the file holds that many when its head matches); without
@@ -204,14 +238,14 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
     """
     name = os.fspath(path)
     if not events:
-        return expected_head
+        return Written(expected_head, [], [])
     fd = open_regular(name, os.O_RDWR | os.O_APPEND)
     try:
         lock(fd, name, fcntl.LOCK_EX, "write")
         size = _check_head(fd, name, expected_head)
         if schema is None:
             schema = _read_or_fail(name, lambda: _schema_in_file(fd, size))
-        data, head = _encode_chain(name, events, expected_head, schema)
+        data, written = _encode_chain(name, events, expected_head, schema)
         _check_bytes(name, size, len(data))  # first: then a count reads at most the limit
         if lines is None:
             lines = _read_or_fail(name, lambda: _count_lines(fd, size))
@@ -219,8 +253,7 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
         write_or_cut_back(fd, name, data, size)
     finally:
         os.close(fd)
-    assert head is not None
-    return head
+    return written
 
 
 class _SchemaOnly(msgspec.Struct):

@@ -83,3 +83,24 @@ def test_show_at_and_turn_walk_the_log_once(tmp_path, monkeypatch):
     turn_3 = run_json("show", game, "--turn", "3")
     assert len(calls) == 2
     assert at_5 != turn_3
+
+
+def test_a_move_encodes_each_event_it_writes_once(tmp_path, monkeypatch):
+    """Saving encodes each new line once: the lines' hashes and ``prev`` links come from the
+    bytes written, not from encoding the events again."""
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "4")
+    before = len(game.read_bytes().splitlines())
+    encoded = []
+    for name in ("meeple.events.writing", "meeple.events.chain"):
+        module = importlib.import_module(name)
+        real = module.encode_as
+
+        def counting(event, schema, real=real):
+            encoded.append(event.seq)
+            return real(event, schema)
+
+        monkeypatch.setattr(module, "encode_as", counting)
+    run("autoplay", game, "--turns", "2")
+    written = len(game.read_bytes().splitlines()) - before
+    assert written > 4 and sorted(encoded) == list(range(before, before + written))
