@@ -128,7 +128,7 @@ def test_a_terminal_session_completes_plays_and_ends_cleanly(tmp_path):
         terminal.keys(" ", f"{move['x']} {move['y']} {move['rotation']}")
         time.sleep(0.5)
         terminal.keys("Tab")  # the placement's targets are offered
-        shown = terminal.wait(f"{move['x']} {move['y']} {move['rotation']} {move['meeples'][0]}")
+        shown = terminal.wait(f"{move['x']} {move['y']} {move['rotation']} {move['targets'][0]}")
         assert "meeple> place" in shown
         terminal.keys("Escape")
         time.sleep(0.3)
