@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from meeple.engine.edition import (
     Edition,
     Expansion,
     Figure,
+    Payment,
     Term,
     Vocabulary,
     sides_present,
@@ -15,6 +17,7 @@ from meeple.engine.edition import (
 
 if TYPE_CHECKING:
     from meeple.engine.realms import Realm
+    from meeple.engine.state import GameState
 
 #: CL-5: a completed cloister scores 9 (itself and its 8 neighbours)
 CLOISTER_POINTS = 9
@@ -34,7 +37,7 @@ class Classic(Edition):
     roles = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}  # CL-4
     vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")
     tileset = "classic"
-    contest = "majority"
+    score_columns = {"farm": "farms"}
     rules = {
         "players": "CL-2", "place": "CL-3", "draw": "CL-3", "unplaceable": "CL-3",
         "meeple": "CL-4", "target": "CL-4", "reserve": "CL-2", "tiles": "CL-1",
@@ -90,6 +93,20 @@ class Classic(Edition):
         base = Term(tiles, per, "tile", "tiles")
         return (base, Term(symbols, per, "pennant", "pennants")) if symbols else (base,)
 
+    def would_score(self, holders: Mapping[str, int], side: str) -> bool:
+        """CL-5: a side among those with the most followers scores the realm."""
+        return bool(holders) and holders.get(side, 0) == max(holders.values())
+
+    def final_payment(self, state: GameState, realm: Realm, neighbours: int) -> Payment | None:
+        """CL-6: roads, cities and cloisters first (``final_points``), then the farms worth
+        points: 3 per completed city each borders."""
+        if realm.kind != self.vocabulary.field:
+            return super().final_payment(state, realm, neighbours)
+        points, cities = farm_points(state, realm)
+        if not points:
+            return None
+        return Payment(1, points, "farm", len(realm.tiles), cities=cities)
+
     def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
         """CL-5: every side with the most followers in the realm; ties score in full."""
         meeples = realm.meeples
@@ -102,6 +119,24 @@ class Classic(Edition):
             return []
         top = max(counts.values())
         return [side for side in sides_present(realm, side_of, sides) if counts[side] == top]
+
+
+def farm_points(state: GameState, realm: Realm) -> tuple[int, int]:
+    """CL-6: (points, cities) for a farm: 3 per completed city it borders, each city once."""
+    realms = state.realms
+    parent = realms.parent
+    data = realms.data
+    seen = set()
+    cities = 0
+    for node in realm.cities or ():
+        root = parent[node]
+        if parent[root] != root:  # (a root, or a node next to one, needs no call)
+            root = realms.find(root)
+        if root not in seen:
+            seen.add(root)
+            if data[root].open == 0:  # type: ignore[union-attr]
+                cities += 1
+    return FARM_POINTS_PER_CITY * cities, cities
 
 
 class LaFiesta(Expansion):

@@ -10,12 +10,16 @@ registered in ``meeple.engine.editions``, plus a tile set file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
 if TYPE_CHECKING:
     from meeple.engine.realms import Realm
+    from meeple.engine.state import GameState
+    from meeple.events.model import Event
 
 
 class Vocabulary(msgspec.Struct, frozen=True):
@@ -62,8 +66,9 @@ class Edition:
     vocabulary: ClassVar[Vocabulary]
     #: the bundled tile set's name
     tileset: ClassVar[str]
-    #: how a realm held by several sides is settled
-    contest: ClassVar[Literal["battle", "majority"]]
+    #: the column of the score table each scoring reason other than ``realm`` and ``final``
+    #: adds its points to (a contest's, a final scoring step's), by reason
+    score_columns: ClassVar[dict[str, str]] = {}
     #: the rule id of each shared rule, by role (see ``rule``)
     rules: ClassVar[dict[str, str]]
     #: how meeple targets are written, for error messages
@@ -77,6 +82,9 @@ class Edition:
     attack: ClassVar[str | None] = None
     #: what a figure is called on each kind of feature (the classic thief, knight, ...)
     roles: ClassVar[dict[str, str]] = {}
+
+    def __repr__(self) -> str:
+        return f"<edition {self.name}>"
 
     def rule(self, role: str) -> str:
         """The rule id of a shared rule in this edition: ``players``, ``place``, ``unplaceable``,
@@ -114,6 +122,55 @@ class Edition:
         products add up to its points, as the edition's scoring rules make them."""
         raise NotImplementedError
 
+    @functools.cached_property
+    def strengths(self) -> dict[str, int]:
+        """Each figure's weight in a contested realm, by name."""
+        return {figure.name: figure.strength for figure in self.figures}
+
+    def contest(self, state: GameState, seq: int, realm: Realm) -> Event | None:
+        """Before the realms a turn touched are scored: the event that starts settling who
+        holds ``realm`` (``seq`` its number), or None where there is nothing to settle. The
+        base settles nothing: ``scorers`` says who scores a realm several sides hold."""
+        return None
+
+    def contest_step(self, state: GameState, seq: int) -> Event | None:
+        """The next event of the contest in progress (``state.battle``), or None while the
+        players must act (enter dice)."""
+        raise NotImplementedError(f"the {self.name} edition starts no contest")
+
+    def would_score(self, holders: Mapping[str, int], side: str) -> bool:
+        """Whether ``side`` would score a realm whose figures are ``holders`` (figures by
+        side), chance aside: the base, when it holds the realm alone."""
+        return len(holders) == 1 and side in holders
+
+    def final_payment(self, state: GameState, realm: Realm, neighbours: int) -> Payment | None:
+        """What the end of the game pays for an incomplete ``realm`` holding figures, or None
+        for nothing; ``neighbours`` as in ``final_points``. The base: its ``final_points``,
+        in the first stage."""
+        points, tiles, symbols = self.final_points(realm, neighbours)
+        return Payment(0, points, "final", tiles, symbols)
+
+    def bot_figure(self, available: Sequence[str], pick: Callable[[int], int]) -> str:
+        """The figure a random bot puts down, of ``available`` (the player's kinds left, in
+        the order of ``figures``): ``pick(n)`` is a seeded number below n. The base takes
+        the everyday one three times in four, else one of the others."""
+        if len(available) == 1:
+            return available[0]
+        chosen = pick(4 * (len(available) - 1))
+        return available[1 + chosen] if chosen < len(available) - 1 else available[0]
+
+
+class Payment(msgspec.Struct, frozen=True):
+    """What the end of the game pays for one realm: ``points`` and what they count. Stages
+    are paid in order (within one, the first placed realm first)."""
+
+    stage: int
+    points: int
+    reason: str
+    tiles: int
+    symbols: int = 0
+    cities: int = 0
+
 
 class Term(msgspec.Struct, frozen=True):
     """One term of a scoring: ``count`` things worth ``per`` points each."""
@@ -128,11 +185,8 @@ class Term(msgspec.Struct, frozen=True):
 
 
 def formula(terms: tuple[Term, ...]) -> str:
-    """A scoring's terms as arithmetic a person can check: ``5 tiles x 2 + 1 pennant x 2 = 12``."""
+    """A scoring's terms as arithmetic a person can check: ``5 tiles x 2 + 1 symbol x 2 = 12``."""
     return " + ".join(map(str, terms)) + f" = {sum(t.count * t.per for t in terms)}"
-
-    def __repr__(self) -> str:
-        return f"<edition {self.name}>"
 
 
 class Expansion:

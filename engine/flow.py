@@ -16,26 +16,18 @@ from meeple.engine import chance
 from meeple.engine.board import placeable
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
-    battle_sides,
     complete,
     completed_points,
-    dice_for,
-    farm_points,
-    final_points,
+    final_payment,
     held_roots,
     scorers,
 )
-from meeple.engine.state import Battle, GameState
+from meeple.engine.state import GameState
 from meeple.events.model import (
-    BattleEnded,
-    BattleSide,
-    BattleStarted,
-    DiceRolled,
     Event,
     GameEnded,
     MeepleReturned,
     PointsScored,
-    Roll,
     SideScore,
     TileDrawn,
     TileSetAside,
@@ -91,7 +83,7 @@ def consequence(state: GameState) -> Event | None:
         return _set_aside(state, seq, state.drawn)
     if phase == "resolve":
         if state.battle is not None:
-            return _battle_step(state, seq, state.battle)
+            return state.edition.contest_step(state, seq)
         return _resolve(state, seq)
     return None
 
@@ -168,19 +160,12 @@ def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
     roots = held_turn_realms(state)
     edition = state.edition
-    if edition.contest == "battle":
-        for root in roots:
-            realm = data[root]
-            assert realm is not None
-            if len(realm.meeples) < 2:
-                continue
-            sides = battle_sides(state, realm)
-            if len(sides) >= 2:
-                return BattleStarted(
-                    seq=seq,
-                    realm=_anchor(state, realm),
-                    sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
-                )
+    for root in roots:
+        realm = data[root]
+        assert realm is not None
+        contest = edition.contest(state, seq, realm)
+        if contest is not None:
+            return contest
     for root in _held_scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None
@@ -198,79 +183,32 @@ def _resolve(state: GameState, seq: int) -> Event:
     return TurnEnded(seq=seq, player=state.player, turn=state.turn)
 
 
-def roll_dice(state: GameState, battle: Battle, seq: int) -> DiceRolled:
-    """SW-5.6: every side still in the battle rolls its dice from the seeded stream."""
-    rolls = []
-    index = state.dice_used
-    for side in battle.active:
-        values = []
-        for _ in range(battle.dice[side]):
-            values.append(chance.die(state.seed, index))
-            index += 1
-        rolls.append(Roll(side=side, values=tuple(values)))
-    return DiceRolled(seq=seq, rolls=tuple(rolls))
-
-
-def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
-    """SW-5.3 / SW-5.4: losers score per die and go home, ties score 1 and roll again."""
-    if battle.roll is None:
-        return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
-    roll = battle.roll
-    top = max(max(values) for values in roll.values())
-    for side in battle.active:
-        if max(roll[side]) < top:
-            return PointsScored(seq=seq, side=side, points=battle.dice[side], reason="defeat",
-                                rule="SW-5.4", realm=battle.spot, dice=battle.dice[side])
-    realm = state.realms.data[battle.root]
-    assert realm is not None
-    for colour, figure, node in realm.meeples:
-        if state.side_of[colour] not in battle.active:
-            return MeepleReturned(seq=seq, player=colour, figure=figure,
-                                  spot=state.realms.spot(node))
-    if len(battle.active) == 1:
-        return BattleEnded(seq=seq, realm=battle.spot, winner=battle.active[0])
-    for side in battle.active:
-        if side not in battle.tie_paid:
-            return PointsScored(seq=seq, side=side, points=1, reason="tie", rule="SW-5.3",
-                                realm=battle.spot, dice=battle.dice[side])
-    return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
-
-
 def _final_queue(state: GameState) -> tuple[tuple[int, str, PointsScored], ...]:
-    """What the end of the game pays (SW-7.2, CL-6), in order: the realms holding meeples,
-    first placed first, classic farms after the rest and only those worth points; for each,
-    every side that scores it and is not yet paid for it, in seating order. Each payment is
-    its realm's root, the side, and its event with no ``seq`` yet. Worked out once: at the
-    end nothing joins realms or moves a meeple, so only what is paid changes."""
-    field = state.tileset.vocabulary.field
+    """What the end of the game pays, in order: the realms holding figures, stage by stage as
+    the edition pays them (``Edition.final_payment``), first placed first within a stage; for
+    each, every side that scores it and is not yet paid for it, in seating order. Each
+    payment is its realm's root, the side, and its event with no ``seq`` yet. Worked out
+    once: at the end nothing joins realms or moves a figure, so only what is paid changes."""
     rule = state.rule("final")
     data = state.realms.data
     found = []
     for root in held_roots(state):
         realm: Realm = data[root]  # type: ignore[assignment]
-        farm = None
-        if realm.kind == field:
-            farm = farm_points(state, realm)
-            if not farm[0]:
-                continue
-        found.append((farm is not None, realm.anchor, root, farm))
-    found.sort()  # (by farm or not, then anchor: no two realms share an anchor)
+        payment = final_payment(state, realm)
+        if payment is not None:
+            found.append((payment.stage, realm.anchor, root, payment))
+    found.sort(key=lambda item: item[:2])  # (no two realms share an anchor)
     queue = []
-    for _, _, root, farm in found:
+    for _, _, root, payment in found:
         realm = data[root]  # type: ignore[assignment]
         paid = realm.paid or ()
         spot = _anchor(state, realm)
         for side in scorers(state, realm):
             if side in paid:
                 continue
-            if farm is not None:
-                points, cities = farm
-                event = PointsScored(seq=0, side=side, points=points, reason="farm", rule=rule,
-                                     realm=spot, tiles=len(realm.tiles), cities=cities)
-            else:
-                points, tiles, symbols = final_points(state, realm)
-                event = PointsScored(seq=0, side=side, points=points, reason="final", rule=rule,
-                                     realm=spot, tiles=tiles, symbols=symbols)
+            event = PointsScored(seq=0, side=side, points=payment.points, reason=payment.reason,
+                                 rule=rule, realm=spot, tiles=payment.tiles,
+                                 symbols=payment.symbols, cities=payment.cities)
             queue.append((root, side, event))
     return tuple(queue)
 

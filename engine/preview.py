@@ -102,13 +102,8 @@ def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
 
 
 def _scores(state: GameState, holders: Counter, me: str) -> bool:
-    """Whether ``me`` would score a realm held so: alone in Star Wars (else a battle), among
-    the most followers in the classic game (CL-5)."""
-    if not holders:
-        return False
-    if state.edition.contest == "majority":
-        return holders[me] == max(holders.values())
-    return set(holders) == {me}
+    """Whether ``me`` would score a realm held so, as the edition says (``would_score``)."""
+    return state.edition.would_score(holders, me)
 
 
 def meeple_gain(state: GameState, target: str) -> int:

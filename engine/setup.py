@@ -11,7 +11,7 @@ from meeple.engine import chance
 from meeple.engine.board import lay
 from meeple.engine.botspec import read_spec, sees_only_the_table
 from meeple.engine.edition import Edition
-from meeple.engine.editions import EDITIONS, edition_named
+from meeple.engine.editions import edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.state import GameState, Step
 from meeple.engine.tiles import TileSet, compile_tileset
@@ -209,7 +209,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
     :raises InvalidCommand: see ``check_setup``; a secret that is not the committed seed.
     """
     tileset = check_setup(event)
-    edition = EDITIONS[event.edition]
+    edition = edition_named(event.edition)
     if secret is not None:
         if event.seed_sha256 is None:
             raise InvalidCommand("only a sealed game takes a secret seed",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import msgspec
 
 from meeple.engine.edition import Vocabulary
-from meeple.engine.editions import EDITIONS
+from meeple.engine.editions import EditionNotInstalled, edition_named
 from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import FACING, ROTATIONS, SIDE_INDEX, SIDES, turned
 from meeple.events.tileset import TileSetDef, content_hash
@@ -295,10 +295,11 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
 
 
 def _compile(definition: TileSetDef, sha: str) -> TileSet:
-    edition = EDITIONS.get(definition.edition)
-    if edition is None:
-        raise TileSetError(f"tile set edition is {definition.edition!r}",
-                           legal="editions are " + ", ".join(EDITIONS))
+    try:
+        edition = edition_named(definition.edition)
+    except EditionNotInstalled as exc:
+        raise TileSetError(f"tile set edition is {definition.edition!r}: {exc.message}",
+                           legal=exc.legal) from None
     vocabulary = edition.vocabulary
     rule = vocabulary.rule
     types: dict[str, TileType] = {}

@@ -25,7 +25,9 @@ MAX_NAME = 100
 
 #: Star Wars colours (SW-1.5), then the classic box's blue and yellow (CL-2)
 Colour = Literal["red", "green", "black", "white", "orange", "blue", "yellow"]
-Edition = Literal["star-wars", "classic"]
+#: an edition's name: any registered edition (``meeple.engine.register_edition``); the set-up
+#: check refuses one that is not installed
+Edition = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern="^[a-z][a-z0-9-]*$")]
 Rotation = Literal[0, 90, 180, 270]
 Mode = Literal["digital", "table"]
 Unplaceable = Literal["discard", "reshuffle"]
