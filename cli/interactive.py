@@ -58,7 +58,7 @@ def _bots_move(path: str, bots: dict[str, str], move_time: float) -> None:
 
 def _show(path: str) -> None:
     from meeple.cli.report import next_line
-    from meeple.cli.tilesheet import in_hand
+    from meeple.cli.pictures.tilesheet import in_hand
 
     _run(["show", path])
     state = _state(path)

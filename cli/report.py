@@ -7,7 +7,7 @@ import textwrap
 import msgspec
 
 from meeple.cli import views
-from meeple.cli.narrate import tell
+from meeple.cli.pictures.narrate import tell
 from meeple.cli.output import emit_json, say, write_file
 from meeple.cli.store import Failure, Game
 from meeple.engine import GameState, awaiting, awaiting_seed, export
@@ -121,7 +121,7 @@ def print_status(path: str, state: GameState, head: str, as_json: bool) -> None:
     say(f"  undo     {undo['steps']} step(s) ({undo['policy']}), redo {undo['redo']}")
     say(f"  head     {view['head_short']}  ({view['head']})")
     if awaiting(state) == "place":
-        from meeple.cli.tilesheet import in_hand
+        from meeple.cli.pictures.tilesheet import in_hand
 
         say(in_hand(state))
     say(next_line(state))
@@ -135,7 +135,7 @@ def print_moves(state: GameState, as_json: bool) -> None:
     waiting = awaiting(state)
     if waiting == "place":
         from meeple.cli.labels import rotation_number, spots
-        from meeple.cli.tilesheet import in_hand
+        from meeple.cli.pictures.tilesheet import in_hand
 
         say(in_hand(state))
         found = spots(state)
@@ -170,7 +170,7 @@ def _picture_note(state: GameState) -> str | None:
 
 
 def export_html(game: Game, path: str) -> None:
-    from meeple.cli.viewer import PageTooLarge, page_parts
+    from meeple.cli.pictures.viewer import PageTooLarge, page_parts
 
     try:
         parts = page_parts(game.log, note=_picture_note(game.state))
@@ -187,11 +187,11 @@ def _console():
 
 def print_board(game: Game, *, at: int | None, turn: int | None, plain: bool, compact: bool,
                 as_json: bool, svg: str | None = None) -> None:
-    from meeple.cli.board import COMPACT, legend, pick_size, render, to_plain, to_rich
+    from meeple.cli.pictures.board import COMPACT, legend, pick_size, render, to_plain, to_rich
 
     state = _state_at(game, at, turn)
     if svg is not None:
-        from meeple.cli.svg import board_svg
+        from meeple.cli.pictures.svg import board_svg
 
         write_file(svg, board_svg(state, highlight=state.placed_at, note=_picture_note(state)),
                    "the board as SVG")
@@ -240,7 +240,7 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
                  as_json: bool, heads: bool = False) -> None:
     """The narrative; with ``boards`` the board after each turn, with ``heads`` the head hash
     after each turn (what players write down), all in one fold of the log."""
-    from meeple.cli.board import render, to_plain
+    from meeple.cli.pictures.board import render, to_plain
     from meeple.cli.history import undone_seqs
     from meeple.engine import walk
 
@@ -328,13 +328,11 @@ def print_score(state: GameState, as_json: bool) -> None:
 
 
 def _say_totals(state: GameState, view: dict, label: dict[str, str]) -> None:
-    """Points by side and kind, as a table: each completed kind, battles, farms, the end."""
+    """Points by side and kind, as a table: each completed kind, the edition's own columns
+    (``Edition.score_columns``), the end."""
     words = state.edition.vocabulary
     columns = [(_plural(kind), kind) for kind in (words.path, words.area, words.centre)]
-    if state.edition.contest == "battle":
-        columns.append(("battles", "battles"))
-    if words.field is not None:
-        columns.append(("farms", "farms"))
+    columns += [(title, title) for title in dict.fromkeys(state.edition.score_columns.values())]
     columns += [("at the end", "final"), ("total", "total")]
     width = max([4] + [len(label[side]) for side in view["totals"]])
     say("Points by kind:")
@@ -361,12 +359,12 @@ def _side_labels(state: GameState) -> dict[str, str]:
 
 
 def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -> None:
-    from meeple.cli.tilesheet import sheet
+    from meeple.cli.pictures.tilesheet import sheet
     from meeple.engine import compile_tileset
 
     tileset = compile_tileset(definition)
     if svg is not None:
-        from meeple.cli.svg import sheet_svg
+        from meeple.cli.pictures.svg import sheet_svg
 
         note = PICTURE_NOTE if tileset.status == "reconstructed" else None
         write_file(svg, sheet_svg(tileset, note=note), "the tile sheet as SVG")

@@ -95,7 +95,7 @@ def score(state: GameState) -> dict:
     from meeple.events.model import PointsScored
 
     farms = {e.seq: e for e in effective_events(state)
-             if isinstance(e, PointsScored) and e.reason == "farm"}
+             if isinstance(e, PointsScored) and e.cities}
     rows = breakdown(state)
     edition = state.edition
     for row in rows:
@@ -107,9 +107,10 @@ def score(state: GameState) -> dict:
             row["cities"] = farm.cities
             row["counted_cities"] = realm_extent(state, farm.realm)["cities"]
     totals: dict[str, dict[str, int]] = {side: {} for side in state.scores}
+    columns = edition.score_columns
     for row in rows:
-        key = {"defeat": "battles", "tie": "battles", "final": f"final {row['kind']}",
-               "farm": "farms"}.get(row["reason"], row["kind"])
+        key = f"final {row['kind']}" if row["reason"] == "final" else \
+            columns.get(row["reason"], row["kind"])
         totals[row["side"]][key] = totals[row["side"]].get(key, 0) + row["points"]
     view: dict = {
         "scores": dict(state.scores),

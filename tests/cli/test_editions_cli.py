@@ -30,7 +30,7 @@ def test_a_classic_table_game_cites_classic_rules(tmp_path):
 
 
 def test_the_narrative_cites_the_games_own_edition():
-    from meeple.cli.narrate import tell
+    from meeple.cli.pictures.narrate import tell
     from meeple.engine import EDITIONS
     from meeple.events.model import MeeplePlaced, MeepleSkipped, TileSetAside
 

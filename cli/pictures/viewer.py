@@ -18,9 +18,9 @@ from importlib import resources
 import msgspec
 
 from meeple.cli.history import undone_seqs
-from meeple.cli.narrate import realm_name, tell
+from meeple.cli.pictures.narrate import realm_name, tell
 from meeple.cli.output import json_safe
-from meeple.cli.svg import (
+from meeple.cli.pictures.svg import (
     DEFS,
     HALO_WIDTH,
     LARGE,
@@ -243,7 +243,7 @@ def page_parts(log: GameLog, *, note: str | None) -> list[str]:
     that the page's script puts into the document as text, never as markup. The template's
     slots are filled in one pass, so no text can fill another slot.
     """
-    template = resources.files("meeple.cli").joinpath("viewer.html").read_text(encoding="utf-8")
+    template = resources.files("meeple.cli.pictures").joinpath("viewer.html").read_text(encoding="utf-8")
     slots = {"TITLE": escape(escaped(document_title(log))), "NOTE": escape(escaped(note or "")),
              "DEFS": DEFS, "SVGSTYLE": STYLE, "DATA": script_json(document(log))}
     pieces = _SLOTS.split(template)  # text, slot name, text, slot name, ..., text

@@ -16,7 +16,7 @@ import functools
 import re
 from html import escape
 
-from meeple.cli.board import ROLE
+from meeple.cli.pictures.board import ROLE
 from meeple.engine import SIDES, GameState, Target, TileSet, TileType
 from meeple.events.text import escaped
 
