@@ -57,8 +57,8 @@ def _bots_move(path: str, bots: dict[str, str], move_time: float) -> None:
 
 
 def _show(path: str) -> None:
-    from meeple.cli.report import next_line
     from meeple.cli.pictures.tilesheet import in_hand
+    from meeple.cli.report import next_line
 
     _run(["show", path])
     state = _state(path)

@@ -7,8 +7,8 @@ import textwrap
 import msgspec
 
 from meeple.cli import views
-from meeple.cli.pictures.narrate import tell
 from meeple.cli.output import emit_json, say, write_file
+from meeple.cli.pictures.narrate import tell
 from meeple.cli.store import Failure, Game
 from meeple.engine import GameState, awaiting, awaiting_seed, export
 from meeple.events.log import short
@@ -240,8 +240,8 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
                  as_json: bool, heads: bool = False) -> None:
     """The narrative; with ``boards`` the board after each turn, with ``heads`` the head hash
     after each turn (what players write down), all in one fold of the log."""
-    from meeple.cli.pictures.board import render, to_plain
     from meeple.cli.history import undone_seqs
+    from meeple.cli.pictures.board import render, to_plain
     from meeple.engine import walk
 
     events = game.log.events

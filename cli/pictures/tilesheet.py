@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-from meeple.cli.pictures.board import SIZES, draw
 from meeple.cli.labels import rotation_number, spots
+from meeple.cli.pictures.board import SIZES, draw
 from meeple.engine import GameState, TileSet
 from meeple.events.text import escaped
 

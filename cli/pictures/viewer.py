@@ -18,8 +18,8 @@ from importlib import resources
 import msgspec
 
 from meeple.cli.history import undone_seqs
-from meeple.cli.pictures.narrate import realm_name, tell
 from meeple.cli.output import json_safe
+from meeple.cli.pictures.narrate import realm_name, tell
 from meeple.cli.pictures.svg import (
     DEFS,
     HALO_WIDTH,

@@ -14,9 +14,9 @@ import msgspec
 import pytest
 from syrupy.extensions.image import SVGImageSnapshotExtension
 
-from meeple.cli.store import load
 from meeple.cli.pictures.svg import board_svg, sheet_svg
 from meeple.cli.pictures.viewer import document, page
+from meeple.cli.store import load
 from meeple.engine import fold
 from meeple.events.model import Undone
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from meeple.cli.pictures.board import ASCII, SIZES, UNICODE, Size, draw, legend, render, to_plain
 from meeple.cli.labels import cell_labels, parse_placement, spots
+from meeple.cli.pictures.board import ASCII, SIZES, UNICODE, Size, draw, legend, render, to_plain
 from meeple.cli.pictures.tilesheet import in_hand
 from meeple.engine import (
     GameState,
