@@ -9,6 +9,7 @@ from meeple.engine.edition import (
     Edition,
     Expansion,
     Figure,
+    Look,
     Payment,
     Term,
     Vocabulary,
@@ -24,6 +25,44 @@ CLOISTER_POINTS = 9
 #: CL-6: a farm scores 3 per completed city it borders
 FARM_POINTS_PER_CITY = 3
 
+#: how classic games are drawn and told (``meeple.cli.pictures`` renders it)
+LOOK = Look(
+    realm_words={"road": "road", "city": "city", "cloister": "cloister", "field": "farm"},
+    legend_words={"road": "road", "city": "city", "cloister": "cloister", "field": "field"},
+    reasons={"farm": "{where}, 3 per completed city it borders: {formula}"},
+    reason_words={"farm": "at the end"},
+    reason_nouns={"farm": "farm"},
+    glyphs={"cloister": "C", "pennant": "*"},
+    styles={"pennant": "bold blue", "cloister": "bold red", "road": "white",
+            "city": "dark_orange3", "field": "green4"},
+    svg_defs=(
+        (40, '<g id="sym-pennant"><path d="M-6,-6 H6 V1 Q6,6 0,8 Q-6,6 -6,1 Z" fill="#1e40af" '
+             'stroke="#fff" stroke-width="1.2"/><path d="M-2.5,-3 H2.5 V2 L0,4 L-2.5,2 Z" '
+             'fill="#fff"/></g>'),
+        (41, '<g id="cloister"><rect x="-11" y="-6" width="22" height="17" fill="#e7dcc0" '
+             'stroke="#5b4636" stroke-width="1.2"/><path d="M-14,-5 L0,-17 L14,-5 Z" '
+             'fill="#b3261e" stroke="#5b4636" stroke-width="1.2"/><rect x="-3" y="2" width="6" '
+             'height="9" fill="#5b4636"/></g>'),
+    ),
+    svg_style=(
+        (20, ".city{fill:#c8a46a;stroke:#6b4a24;stroke-width:2.5}"),
+        (21, ".road{fill:none;stroke:#f4efe1;stroke-width:7;stroke-linecap:round}"),
+        (22, ".road-edge{fill:none;stroke:#8a7a5a;stroke-width:9;stroke-linecap:round}"),
+    ),
+    svg_kinds={"road": '<path class="road-edge" d="{d}"/><path class="road" d="{d}"/>',
+               "city": '<path class="city" d="{d}"/>',
+               "cloister": '<use href="#cloister" x="50" y="52"><title>cloister</title></use>'},
+    svg_hub=("#8a7a5a", "#f4efe1"),
+    symbol_names={"pennant": "pennant"},
+    svg_legend={
+        "city": ('<rect class="city" x="-11" y="-9" width="22" height="18"/>', "city"),
+        "cloister": ('<use href="#cloister" transform="translate(0,3) scale(0.75)"/>',
+                     "cloister"),
+        "field": ('<rect x="-11" y="-9" width="22" height="18" fill="#6a9a3c" stroke="#4c7429"/>',
+                  "field"),
+    },
+)
+
 
 class Classic(Edition):
     """CL-1 to CL-6: followers all alike, majorities instead of battles, farms at the end."""
@@ -35,6 +74,7 @@ class Classic(Edition):
     figure = "follower"
     symbols = "pennants"
     roles = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}  # CL-4
+    look = LOOK
     vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")
     tileset = "classic"
     score_columns = {"farm": "farms"}
@@ -42,6 +82,7 @@ class Classic(Edition):
         "players": "CL-2", "place": "CL-3", "draw": "CL-3", "unplaceable": "CL-3",
         "meeple": "CL-4", "target": "CL-4", "reserve": "CL-2", "tiles": "CL-1",
         "start": "CL-1", "chance": "CL-3", "attack": "CL-4", "dice": "CL-3", "resolve": "CL-5",
+        "contest": "CL-5",
         "complete": "CL-5", "final": "CL-6", "end": "CL-6", "winners": "CL-6",
     }
     target_syntax = ("targets are road:E, city:N (edge N, E, S or W as the tile lies), cloister, "

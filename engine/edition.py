@@ -46,6 +46,51 @@ class Figure(msgspec.Struct, frozen=True):
     strength: int = 1
 
 
+class Look(msgspec.Struct, frozen=True, kw_only=True):
+    """How an edition's games are drawn and told: data the pictures (``meeple.cli.pictures``)
+    render, keyed by the edition's feature kinds, symbols and scoring reasons."""
+
+    #: what a realm of each kind is called in sentences (``the farm at ...``)
+    realm_words: dict[str, str] = {}
+    #: what each kind is called in a legend
+    legend_words: dict[str, str] = {}
+    #: why a scoring paid, by reason: a sentence with ``{realm}`` (``the road at ...``),
+    #: ``{where}`` (without ``the``) and ``{formula}``; the base says ``realm`` and ``final``
+    reasons: dict[str, str] = {}
+    #: the score table's word for each reason (``completed``, ``battle lost``)
+    reason_words: dict[str, str] = {}
+    #: the score table's word for what a reason paid for, where not the realm's kind
+    reason_nouns: dict[str, str] = {}
+    #: text board: the character of each centre kind and of each symbol
+    glyphs: dict[str, str] = {}
+    #: text board: the terminal style of each kind and symbol
+    styles: dict[str, str] = {}
+    #: SVG: pieces of the document's definitions and of its style sheet, each with an order
+    #: key (the pieces of every edition a document may show are sorted by key)
+    svg_defs: tuple[tuple[int, str], ...] = ()
+    svg_style: tuple[tuple[int, str], ...] = ()
+    #: SVG: the ground of a tile, drawn first
+    svg_ground: str = ('<rect width="100" height="100" fill="#6a9a3c" stroke="#4c7429" '
+                       'stroke-width="0.8"/>')
+    #: SVG: each kind's drawing on a tile: a path's and an area's with ``{d}`` for its
+    #: outline, a centre's as a whole
+    svg_kinds: dict[str, str] = {}
+    #: SVG: the centre feature's name under it, with ``{name}``
+    svg_name: str = ""
+    #: SVG: a crossing of paths: its fill and ring colours
+    svg_hub: tuple[str, str] = ("#8a7a5a", "#f4efe1")
+    #: SVG: each symbol's name (its picture is the definition ``sym-NAME``)
+    symbol_names: dict[str, str] = {}
+    #: SVG: each kind's legend entry: an icon drawn about its origin, and its label
+    svg_legend: dict[str, tuple[str, str]] = {}
+
+
+#: what every edition's scorings of a completed realm and at the end are told as
+BASE_REASONS = {"realm": "completed {where}: {formula}",
+                "final": "incomplete, final scoring: {where}: {formula}"}
+BASE_REASON_WORDS = {"realm": "completed", "final": "at the end"}
+
+
 class Edition:
     """One game's rules data and the hooks where its rules differ (python-chess variants)."""
 
@@ -80,8 +125,10 @@ class Edition:
     unplaceable: ClassVar[tuple[str, ...]] = ("discard",)
     #: the centre feature a meeple may attack from a tile around it (``planet@X,Y``), if any
     attack: ClassVar[str | None] = None
-    #: what a figure is called on each kind of feature (the classic thief, knight, ...)
+    #: what a figure is called on each kind of feature (e.g. a thief on a road)
     roles: ClassVar[dict[str, str]] = {}
+    #: how its games are drawn and told
+    look: ClassVar[Look] = Look()
 
     def __repr__(self) -> str:
         return f"<edition {self.name}>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.engine import chance
-from meeple.engine.edition import Edition, Figure, Term, Vocabulary, sides_present
+from meeple.engine.edition import Edition, Figure, Look, Term, Vocabulary, sides_present
 from meeple.events.model import (
     BattleEnded,
     BattleSide,
@@ -26,6 +26,63 @@ MAX_DICE = 3
 #: SW-6.3: a completed planet scores 9 (itself and its 8 neighbours) + 2 per symbol
 PLANET_POINTS = 9
 
+#: how Star Wars games are drawn and told (``meeple.cli.pictures`` renders it)
+LOOK = Look(
+    realm_words={"route": "route", "asteroid": "asteroid field", "planet": "planet"},
+    legend_words={"route": "trade route", "asteroid": "asteroid field", "planet": "planet"},
+    reasons={"tie": "tied the top roll in the battle for {realm}",
+             "defeat": "lost the battle for {realm}, 1 per die rolled: {formula}"},
+    reason_words={"defeat": "battle lost", "tie": "battle tied"},
+    glyphs={"planet": "@", "rebel": "^", "empire": "%", "bounty_hunter": "$"},
+    styles={"rebel": "bold red", "empire": "bold cyan", "bounty_hunter": "bold yellow",
+            "route": "bright_white", "asteroid": "grey50", "planet": "bold blue"},
+    svg_defs=(
+        (10, '<pattern id="stars" width="100" height="100" patternUnits="userSpaceOnUse">'
+             '<circle cx="13" cy="21" r="0.9" fill="#c9d6ff"/><circle cx="71" cy="9" r="0.6" '
+             'fill="#fff"/><circle cx="88" cy="64" r="0.8" fill="#c9d6ff"/><circle cx="37" '
+             'cy="83" r="0.6" fill="#fff"/><circle cx="58" cy="42" r="0.5" fill="#fff"/>'
+             '</pattern>'),
+        (11, '<pattern id="rocks" width="24" height="24" patternUnits="userSpaceOnUse">'
+             '<rect width="24" height="24" fill="#6f655b"/><circle cx="6" cy="7" r="3.2" '
+             'fill="#857a6e"/><circle cx="17" cy="15" r="4" fill="#5a5249"/><circle cx="9" '
+             'cy="19" r="2" fill="#948878"/></pattern>'),
+        (12, '<radialGradient id="planet" cx="0.35" cy="0.35" r="0.7"><stop offset="0" '
+             'stop-color="#8ec5ff"/><stop offset="1" stop-color="#1d4e9e"/></radialGradient>'),
+        (30, '<g id="sym-rebel"><circle r="7" fill="#c1121f" stroke="#fff" stroke-width="1.2"/>'
+             '<path d="M0,-4.5 L3.2,3 L0,1.2 L-3.2,3 Z" fill="#fff"/></g>'),
+        (31, '<g id="sym-empire"><path d="M7,0 L3.5,6.1 L-3.5,6.1 L-7,0 L-3.5,-6.1 L3.5,-6.1 Z" '
+             'fill="#adb5bd" stroke="#212529" stroke-width="1.2"/><circle r="2.6" '
+             'fill="#212529"/></g>'),
+        (32, '<g id="sym-bounty_hunter"><rect x="-6.5" y="-6.5" width="13" height="13" rx="3" '
+             'fill="#e9c46a" stroke="#3d2c00" stroke-width="1.2"/>'
+             '<path d="M-4.5,-2.5 H4.5 V-0.5 H1 V4.5 H-1 V-0.5 H-4.5 Z" fill="#3d2c00"/></g>'),
+    ),
+    svg_style=(
+        (10, ".route{fill:none;stroke:#efe6c4;stroke-width:7;stroke-linecap:round}"),
+        (11, ".route-dash{fill:none;stroke:#9c7c1c;stroke-width:1.6;stroke-dasharray:5 5}"),
+        (12, ".asteroid{fill:url(#rocks);stroke:#3f3830;stroke-width:1.5}"),
+        (30, ".planet-name{font:bold 11px sans-serif;fill:#fff;text-anchor:middle;"
+             "paint-order:stroke;stroke:#0b1030;stroke-width:3}"),
+    ),
+    svg_ground=('<rect width="100" height="100" fill="#111a45"/>'
+                '<rect width="100" height="100" fill="url(#stars)" stroke="#28336e" '
+                'stroke-width="0.8"/>'),
+    svg_kinds={"route": '<path class="route" d="{d}"/><path class="route-dash" d="{d}"/>',
+               "asteroid": '<path class="asteroid" d="{d}"/>',
+               "planet": '<circle cx="50" cy="50" r="19" fill="url(#planet)" stroke="#bfe0ff" '
+                         'stroke-width="1.5"/>'},
+    svg_name='<text class="planet-name" x="50" y="86">{name}</text>',
+    svg_hub=("#2a2f4a", "#efe6c4"),
+    symbol_names={"rebel": "Rebel Alliance symbol", "empire": "Galactic Empire symbol",
+                  "bounty_hunter": "bounty hunter symbol"},
+    svg_legend={
+        "asteroid": ('<rect class="asteroid" x="-11" y="-9" width="22" height="18"/>',
+                     "asteroid field"),
+        "planet": ('<circle r="10" fill="url(#planet)" stroke="#bfe0ff" stroke-width="1.2"/>',
+                   "planet (named below)"),
+    },
+)
+
 
 class StarWars(Edition):
     """SW-1 to SW-8: factions, small and large meeples, battles with dice, the team variant."""
@@ -44,10 +101,12 @@ class StarWars(Edition):
     team_rule = "SW-8.1"
     unplaceable = ("discard", "reshuffle")
     attack = "planet"  # SW-4.3
+    look = LOOK
     rules = {
         "players": "SW-1.5", "place": "SW-3.1", "draw": "SW-3.1", "unplaceable": "SW-3.2",
         "meeple": "SW-4.2", "target": "SW-4.1", "reserve": "SW-4.4", "tiles": "SW-1.1",
         "start": "SW-2.1", "chance": "SW-5.6", "attack": "SW-4.3", "dice": "SW-5.3", "resolve": "SW-5.1",
+        "contest": "SW-5.2",
         "complete": "SW-6.3", "final": "SW-7.2", "end": "SW-7.1", "winners": "SW-7.3",
     }
     target_syntax = ("targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), "

@@ -5,15 +5,15 @@ A tile is a block of characters, 9 by 5 inside a dotted frame shared with its ne
 last resort, or with ``--compact``). North is up; coordinates run along the margins.
 Inside a tile:
 
-- routes (classic roads) are lines, with box-drawing corners where they curve (``/`` and
-  ``\\`` in ASCII); a crossing, where 3 or more of them meet, has its own glyph (heavy
-  ``╋ ┳`` ..., ``+`` in ASCII), and a line that crosses a frame joins the next tile's;
-- asteroid fields (classic cities) are filled areas ``▒`` (``#``), filled across a frame
-  where the two tiles' areas meet; classic fields fill the rest ``·`` (``,``);
-- planets ``@`` and cloisters ``C`` sit at the centre; faction symbols ``^ % $`` and the
-  classic pennant ``*`` lie in their feature;
-- a meeple is its colour's letter, small ``r``, large ``R``; a classic follower on a field
-  (a farmer) lies in that field;
+- paths are lines, with box-drawing corners where they curve (``/`` and ``\\`` in ASCII);
+  a crossing, where 3 or more of them meet, has its own glyph (heavy ``╋ ┳`` ..., ``+`` in
+  ASCII), and a line that crosses a frame joins the next tile's;
+- areas are filled ``▒`` (``#``), filled across a frame where the two tiles' areas meet;
+  fields, in an edition that has them, fill the rest ``·`` (``,``);
+- the centre feature and the symbols are drawn with the characters the edition's look
+  gives them (``Look.glyphs``), the symbols in their feature;
+- a figure is its colour's letter, ``r``, in capitals ``R`` for one that weighs more in a
+  contest; a figure on a field lies in that field;
 - the last placement has a double frame (``═ ║``; ``= !`` in ASCII; marked at its corners
   when the tiles have no frames);
 - when a tile is in hand, each empty cell where it fits shows its label (``b``, see
@@ -26,25 +26,19 @@ import textwrap
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from meeple.engine import GameState, TileType
+from meeple.cli.pictures.looks import edition_of, is_large, looked_up, roles
+from meeple.engine import Edition, GameState, TileType
 from meeple.events.text import escaped
 
 LETTER = {"red": "r", "green": "g", "black": "k", "white": "w", "orange": "o", "blue": "b",
           "yellow": "y"}
-SYMBOL = {"rebel": "^", "empire": "%", "bounty_hunter": "$", "pennant": "*"}
-#: what each feature kind plays, in either edition
-ROLE = {"route": "path", "road": "path", "asteroid": "area", "city": "area", "planet": "centre",
-        "cloister": "centre", "field": "field"}
+#: the terminal style of the players' colours and of what every board shows; a feature kind's
+#: or a symbol's comes from the editions' looks (``Look.styles``)
 STYLE = {"red": "bold red", "green": "bold green", "black": "bold bright_black",
          "white": "bold white", "orange": "bold dark_orange", "blue": "bold blue",
-         "yellow": "bold yellow", "pennant": "bold blue", "cloister": "bold red",
-         "rebel": "bold red", "empire": "bold cyan", "bounty_hunter": "bold yellow",
-         "route": "bright_white", "road": "white", "crossing": "bold bright_white",
-         "asteroid": "grey50", "city": "dark_orange3", "field": "green4",
-         "planet": "bold blue", "grid": "grey35", "last": "bold magenta",
+         "yellow": "bold yellow", "crossing": "bold bright_white",
+         "grid": "grey35", "last": "bold magenta",
          "label": "bold black on yellow", "turns": "yellow"}
-#: the glyph of each centre feature
-CENTRE = {"planet": "@", "cloister": "C"}
 
 N, E, S, W = range(4)
 #: (row, column) step towards each side
@@ -109,6 +103,7 @@ def legend(state: GameState, *, unicode: bool = False, compact: bool = False) ->
 
     edition = state.edition
     words = edition.vocabulary
+    look = edition.look
     g = UNICODE if unicode else ASCII
     line = g.line
     paths = f"{words.path}s"
@@ -116,14 +111,14 @@ def legend(state: GameState, *, unicode: bool = False, compact: bool = False) ->
     crossing = "╋ ┳" if unicode else "+"
     lines = [f"{paths} {line[_sides('EW')]} {line[_sides('NS')]}; curves {curves}; "
              f"crossing {crossing} (3 or more {paths} meet there); "
-             f"{words.centre} {CENTRE.get(words.centre, '@')}"]
-    area = "asteroid field" if words.area == "asteroid" else words.area
+             f"{words.centre} {look.glyphs.get(words.centre, '@')}"]
+    area = look.legend_words.get(words.area, words.area)
     areas = [f"{area} {g.area}"]
     if words.field:
         areas.append(f"{words.field} {g.field}")
     symbols = dict.fromkeys(f.symbol for t in state.tileset.types.values() for f in t.features
                             if f.symbol)
-    named = [f"{SYMBOL.get(symbol, '?')} {escaped(symbol).replace('_', ' ')}"
+    named = [f"{look.glyphs.get(symbol, '?')} {escaped(symbol).replace('_', ' ')}"
              for symbol in symbols]
     if len(named) == 1:
         areas.append(named[0][2:] + " " + named[0][0])
@@ -135,10 +130,15 @@ def legend(state: GameState, *, unicode: bool = False, compact: bool = False) ->
                                                                     strict=True))
     noun = f"{edition.figure}s"
     if len(edition.figures) > 1:
-        lines.append(f"{noun}: {who}; small {' '.join(letters)}, large "
-                     f"{' '.join(letter.upper() for letter in letters)}")
+        small = "/".join(f.name for f in edition.figures if f.strength <= 1)
+        large = "/".join(f.name for f in edition.figures if f.strength > 1)
+        kinds = [f"{small} {' '.join(letters)}"] if small else []
+        if large:
+            kinds.append(f"{large} {' '.join(letter.upper() for letter in letters)}")
+        lines.append(f"{noun}: {who}; " + ", ".join(kinds))
     else:
-        lines.append(f"{noun}: {who}" + (f"; on a {words.field}: a farmer" if words.field
+        role = edition.roles.get(words.field or "", edition.figure)
+        lines.append(f"{noun}: {who}" + (f"; on a {words.field}: a {role}" if words.field
                                           else ""))
     if compact:
         last = "shown reversed" if unicode else f"{g.last[1]} at two corners"
@@ -160,8 +160,8 @@ def _distances(row: int, col: int, size: Size) -> tuple[float, float, float, flo
     return (row / h, (w - col) / w, (h - row) / h, col / w)
 
 
-def _areas(tile: TileType, r: int, size: Size) -> list[list[int]]:
-    """The area feature (asteroid field, city) each character of the tile belongs to, or -1.
+def _areas(tile: TileType, r: int, size: Size, role_of: dict[str, str]) -> list[list[int]]:
+    """The area feature each character of the tile belongs to, or -1.
 
     Each character goes to the side it lies nearest (an area of one side is a cap, of two
     sides that meet a corner half); an area joining opposite sides is also the band between
@@ -171,7 +171,7 @@ def _areas(tile: TileType, r: int, size: Size) -> list[list[int]]:
     of_side: dict[int, int] = {}
     reach: dict[int, tuple[int, ...]] = {}
     for feature in tile.features:
-        if ROLE.get(feature.kind) == "area":
+        if role_of.get(feature.kind) == "area":
             reach[feature.index] = o.feature_sides[feature.index]
             for side in reach[feature.index]:
                 of_side[side] = feature.index
@@ -216,8 +216,8 @@ def _port(side: int, size: Size) -> tuple[int, int]:
     return ((0, mid_c), (mid_r, size.width - 1), (size.height - 1, mid_c), (mid_r, 0))[side]
 
 
-def _paths(tile: TileType, r: int, size: Size) -> tuple[dict[tuple[int, int], set[int]],
-                                                         dict[tuple[int, int], int], bool]:
+def _paths(tile: TileType, r: int, size: Size, role_of: dict[str, str]
+           ) -> tuple[dict[tuple[int, int], set[int]], dict[tuple[int, int], int], bool]:
     """The route characters of a tile: the sides each one joins, the feature each belongs to,
     and whether the centre is a crossing (3 or more routes meet there)."""
     o = tile.orientations[r]
@@ -237,7 +237,7 @@ def _paths(tile: TileType, r: int, size: Size) -> tuple[dict[tuple[int, int], se
             owner.setdefault(nxt, feature)
             a = nxt
 
-    routes = [f for f in tile.features if ROLE.get(f.kind) == "path"]
+    routes = [f for f in tile.features if role_of.get(f.kind) == "path"]
     crossing = tile.planet < 0 and len(routes) >= 3
     through = tile.planet < 0 and not crossing
     centre_taken = False
@@ -274,16 +274,21 @@ def _paths(tile: TileType, r: int, size: Size) -> tuple[dict[tuple[int, int], se
 
 
 def draw(tile: TileType, r: int, meeples: Sequence[tuple[str, bool, int]], *, unicode: bool,
-         size: Size = SIZES[0]) -> Grid:
-    """The characters of a tile type turned ``r`` quarter turns, with its meeples (colour,
-    large, feature index): areas filled, routes joined, centre feature, symbol."""
+         size: Size = SIZES[0], edition: Edition | None = None) -> Grid:
+    """The characters of a tile type turned ``r`` quarter turns, with its figures (colour,
+    large, feature index), as ``edition`` draws it (by default the edition whose edges and
+    kinds the tile uses): areas filled, paths joined, centre feature, symbol."""
+    edition = edition or edition_of(tile)
+    glyphs = edition.look.glyphs
+    role_of = roles(edition)
     g = UNICODE if unicode else ASCII
     h, w = size.height, size.width
     centre = (h // 2, w // 2)
-    fields = any(ROLE.get(f.kind) == "field" for f in tile.features)
-    ground: Cell = (g.field, "field") if fields else (" ", None)
+    field = edition.vocabulary.field
+    fields = any(f.kind == field for f in tile.features)
+    ground: Cell = (g.field, field) if fields else (" ", None)
     grid: Grid = [[ground] * w for _ in range(h)]
-    areas = _areas(tile, r, size)
+    areas = _areas(tile, r, size, role_of)
     owner: dict[tuple[int, int], int] = {}
     for row in range(h):
         for col in range(w):
@@ -291,7 +296,7 @@ def draw(tile: TileType, r: int, meeples: Sequence[tuple[str, bool, int]], *, un
             if f >= 0:
                 grid[row][col] = (g.area, tile.features[f].kind)
                 owner[(row, col)] = f
-    joins, route_of, crossing = _paths(tile, r, size)
+    joins, route_of, crossing = _paths(tile, r, size, role_of)
     for cell, sides in joins.items():
         kind = tile.features[route_of[cell]].kind
         if cell == centre and crossing:
@@ -302,31 +307,32 @@ def draw(tile: TileType, r: int, meeples: Sequence[tuple[str, bool, int]], *, un
         owner[cell] = route_of[cell]
     if tile.planet >= 0:
         kind = tile.features[tile.planet].kind
-        grid[centre[0]][centre[1]] = (CENTRE.get(kind, "@"), kind)
+        grid[centre[0]][centre[1]] = (glyphs.get(kind, "@"), kind)
         owner[centre] = tile.planet
     used: set[tuple[int, int]] = {centre} if tile.planet >= 0 else set()
     for colour, large, index in meeples:
         letter = LETTER.get(colour, "?")
-        cell = _spot(tile, r, index, size, owner, used)
+        cell = _spot(tile, r, index, size, owner, used, role_of)
         used.add(cell)
         grid[cell[0]][cell[1]] = (letter.upper() if large else letter, colour)
     for feature in tile.features:
         if feature.symbol:
-            cell = _spot(tile, r, feature.index, size, owner, used, symbol=True)
+            cell = _spot(tile, r, feature.index, size, owner, used, role_of, symbol=True)
             used.add(cell)
-            grid[cell[0]][cell[1]] = (SYMBOL.get(feature.symbol, "?"), feature.symbol)
+            grid[cell[0]][cell[1]] = (glyphs.get(feature.symbol, "?"), feature.symbol)
     return grid
 
 
 def _spot(tile: TileType, r: int, index: int, size: Size, owner: dict[tuple[int, int], int],
-          used: set[tuple[int, int]], *, symbol: bool = False) -> tuple[int, int]:
-    """Where a meeple (or a symbol) of feature ``index`` is drawn: in the feature, nearest a
-    point that suits its kind (a route's arm, an area's middle, beside a planet, the edge half
-    a field starts from), in a character nothing else marks yet."""
+          used: set[tuple[int, int]], role_of: dict[str, str], *,
+          symbol: bool = False) -> tuple[int, int]:
+    """Where a figure (or a symbol) of feature ``index`` is drawn: in the feature, nearest a
+    point that suits its role (a path's arm, an area's middle, beside the centre feature, the
+    edge half a field starts from), in a character nothing else marks yet."""
     h, w = size.height, size.width
     centre = (h // 2, w // 2)
     o = tile.orientations[r]
-    kind = ROLE.get(tile.features[index].kind)
+    kind = role_of.get(tile.features[index].kind)
     sides = o.feature_sides[index]
     inset_r, inset_c = (1 if h >= 5 else 0), (1 if w >= 5 else 0)
     if kind == "centre":
@@ -374,12 +380,12 @@ def draw_tile(state: GameState, x: int, y: int, *, unicode: bool, size: Size = S
     """The characters of the tile at (x, y), with its meeples."""
     placed = state.board[(x, y)]
     meeples = [
-        (colour, figure == "large", index)
+        (colour, is_large(state.edition, figure), index)
         for index, node in enumerate(placed.nodes)
         for colour, figure, where in state.realms.realm(node).meeples
         if where == node
     ]
-    return draw(placed.tile, placed.r, meeples, unicode=unicode, size=size)
+    return draw(placed.tile, placed.r, meeples, unicode=unicode, size=size, edition=state.edition)
 
 
 def _spot_cell(name: str, turns: Sequence[int], size: Size) -> Grid:
@@ -568,5 +574,11 @@ def to_rich(lines: Grid):
             text.append("\n")
         for ch, style in row:
             shown = ch if ch.isprintable() else escaped(ch)
-            text.append(shown, style=STYLE.get(style, style) if style else None)
+            text.append(shown, style=_style(style) if style else None)
     return text
+
+
+def _style(name: str) -> str:
+    """The terminal style a cell names: a colour's or the board's own, else a feature kind's
+    or a symbol's from the editions' looks, else the name as a style."""
+    return STYLE.get(name) or looked_up("styles", name) or name

@@ -1,13 +1,12 @@
 """The board and the tile set as SVG, drawn from the tile data alone (``show --svg``, ``tiles --svg``).
 
-Every tile is a 100 by 100 square, north up: asteroid fields are rocky shapes
-reaching the edges they hold, trade routes are lines from edge to edge (or to
-an intersection, a planet or an asteroid field), planets are discs with their
-names, faction symbols small icons (SW-1.4), meeples figures in player colours,
-large ones half as big again (SW-1.6). Classic tiles are green fields with roads,
-walled cities (pennants as blue shields), cloisters, and farmers lying down in
-their fields (CL-4). Output is deterministic: the same state gives the same
-bytes, so boards can be compared and pinned by snapshot tests.
+Every tile is a 100 by 100 square, north up, drawn as its edition's look says
+(``Edition.look``): its ground, then its paths as lines from edge to edge (or to a
+crossing, a centre feature or an area), its areas as shapes reaching the edges they
+hold, its centre feature and that feature's name, its symbols as small icons; then
+the figures in player colours, the stronger ones half as big again, a figure on a
+field lying down. Output is deterministic: the same state gives the same bytes, so
+boards can be compared and pinned by snapshot tests.
 """
 
 from __future__ import annotations
@@ -16,8 +15,8 @@ import functools
 import re
 from html import escape
 
-from meeple.cli.pictures.board import ROLE
-from meeple.engine import SIDES, GameState, Target, TileSet, TileType
+from meeple.cli.pictures.looks import edition_of, is_large, roles, shown
+from meeple.engine import SIDES, Edition, GameState, Target, TileSet, TileType, edition_named
 from meeple.events.text import escaped
 
 T = 100  # tile size in user units
@@ -25,46 +24,14 @@ MARGIN = 28
 
 COLOUR = {"red": "#d62828", "green": "#2b9348", "black": "#1d1d1d", "white": "#f5f5f5",
           "orange": "#f77f00", "blue": "#1d4ed8", "yellow": "#facc15"}
-SYMBOL_NAME = {"rebel": "Rebel Alliance symbol", "empire": "Galactic Empire symbol",
-               "bounty_hunter": "bounty hunter symbol", "pennant": "pennant"}
+#: the figure every edition's players put down, drawn about its centre
+FIGURE = ('<path id="meeple" d="M-2.6,-5.2 A3.8,3.8 0 1 1 2.6,-5.2 L8.2,-2.2 Q10.4,-0.4 8,1.2 '
+          'L4.2,1.8 L7.4,9 L1.6,9 L0,5.4 L-1.6,9 L-7.4,9 L-4.2,1.8 L-8,1.2 Q-10.4,-0.4 -8.2,-2.2 Z"/>')
+#: the order key of ``FIGURE`` among the editions' definitions (``Look.svg_defs``)
+FIGURE_ORDER = 20
 
-#: shared definitions: patterns, gradients, the meeple figure and the faction icons
-DEFS = (
-    '<pattern id="stars" width="100" height="100" patternUnits="userSpaceOnUse">'
-    '<circle cx="13" cy="21" r="0.9" fill="#c9d6ff"/><circle cx="71" cy="9" r="0.6" fill="#fff"/>'
-    '<circle cx="88" cy="64" r="0.8" fill="#c9d6ff"/><circle cx="37" cy="83" r="0.6" fill="#fff"/>'
-    '<circle cx="58" cy="42" r="0.5" fill="#fff"/></pattern>'
-    '<pattern id="rocks" width="24" height="24" patternUnits="userSpaceOnUse">'
-    '<rect width="24" height="24" fill="#6f655b"/><circle cx="6" cy="7" r="3.2" fill="#857a6e"/>'
-    '<circle cx="17" cy="15" r="4" fill="#5a5249"/><circle cx="9" cy="19" r="2" fill="#948878"/>'
-    '</pattern>'
-    '<radialGradient id="planet" cx="0.35" cy="0.35" r="0.7">'
-    '<stop offset="0" stop-color="#8ec5ff"/><stop offset="1" stop-color="#1d4e9e"/></radialGradient>'
-    '<path id="meeple" d="M-2.6,-5.2 A3.8,3.8 0 1 1 2.6,-5.2 L8.2,-2.2 Q10.4,-0.4 8,1.2 L4.2,1.8 '
-    'L7.4,9 L1.6,9 L0,5.4 L-1.6,9 L-7.4,9 L-4.2,1.8 L-8,1.2 Q-10.4,-0.4 -8.2,-2.2 Z"/>'
-    '<g id="sym-rebel"><circle r="7" fill="#c1121f" stroke="#fff" stroke-width="1.2"/>'
-    '<path d="M0,-4.5 L3.2,3 L0,1.2 L-3.2,3 Z" fill="#fff"/></g>'
-    '<g id="sym-empire"><path d="M7,0 L3.5,6.1 L-3.5,6.1 L-7,0 L-3.5,-6.1 L3.5,-6.1 Z" '
-    'fill="#adb5bd" stroke="#212529" stroke-width="1.2"/><circle r="2.6" fill="#212529"/></g>'
-    '<g id="sym-bounty_hunter"><rect x="-6.5" y="-6.5" width="13" height="13" rx="3" '
-    'fill="#e9c46a" stroke="#3d2c00" stroke-width="1.2"/>'
-    '<path d="M-4.5,-2.5 H4.5 V-0.5 H1 V4.5 H-1 V-0.5 H-4.5 Z" fill="#3d2c00"/></g>'
-    '<g id="sym-pennant"><path d="M-6,-6 H6 V1 Q6,6 0,8 Q-6,6 -6,1 Z" fill="#1e40af" '
-    'stroke="#fff" stroke-width="1.2"/><path d="M-2.5,-3 H2.5 V2 L0,4 L-2.5,2 Z" fill="#fff"/></g>'
-    '<g id="cloister"><rect x="-11" y="-6" width="22" height="17" fill="#e7dcc0" stroke="#5b4636" '
-    'stroke-width="1.2"/><path d="M-14,-5 L0,-17 L14,-5 Z" fill="#b3261e" stroke="#5b4636" '
-    'stroke-width="1.2"/><rect x="-3" y="2" width="6" height="9" fill="#5b4636"/></g>'
-)
-
+#: the style of what every picture holds, after the editions' own
 STYLE = (
-    ".route{fill:none;stroke:#efe6c4;stroke-width:7;stroke-linecap:round}"
-    ".route-dash{fill:none;stroke:#9c7c1c;stroke-width:1.6;stroke-dasharray:5 5}"
-    ".asteroid{fill:url(#rocks);stroke:#3f3830;stroke-width:1.5}"
-    ".city{fill:#c8a46a;stroke:#6b4a24;stroke-width:2.5}"
-    ".road{fill:none;stroke:#f4efe1;stroke-width:7;stroke-linecap:round}"
-    ".road-edge{fill:none;stroke:#8a7a5a;stroke-width:9;stroke-linecap:round}"
-    ".planet-name{font:bold 11px sans-serif;fill:#fff;text-anchor:middle;"
-    "paint-order:stroke;stroke:#0b1030;stroke-width:3}"
     ".axis{font:16px sans-serif;fill:#9aa4c7;text-anchor:middle}"
     ".label{font:12px sans-serif;fill:#dfe6ff;text-anchor:middle}"
     ".note{font:12px sans-serif;fill:#ffd166}"
@@ -74,6 +41,16 @@ STYLE = (
     ".winner{font:bold 13px sans-serif;fill:#ffd166}"
 )
 
+
+def defs_and_style(edition: Edition | None) -> tuple[str, str]:
+    """The definitions and the style sheet of a picture of a game of ``edition``: the pieces
+    of every edition it may show (``looks.shown``), by order key, and the shared ones."""
+    editions = shown(edition)
+    defs = sorted({*(piece for e in editions for piece in e.look.svg_defs), (FIGURE_ORDER, FIGURE)})
+    style = sorted({piece for e in editions for piece in e.look.svg_style})
+    return "".join(text for _, text in defs), "".join(text for _, text in style) + STYLE
+
+
 Point = tuple[float, float]
 
 #: characters XML 1.0 cannot hold even as references (control characters are escaped before)
@@ -81,7 +58,7 @@ _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
 
 
 def xml_text(value: str) -> str:
-    """Text from a log or tile set (a tile id, a planet, set or player name) made safe for SVG
+    """Text from a log or tile set (a tile id, a feature's, set or player name) made safe for SVG
     character data and quoted attributes: control characters written as visible escapes,
     ``& < > " '`` as character references, anything XML cannot hold as U+FFFD."""
     return escape(_NOT_XML.sub("\ufffd", escaped(value)), quote=True)
@@ -109,7 +86,7 @@ def _n(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-#: asteroid field outlines with their sides N (one side), N+E, N+S, N+E+W (three), all four
+#: area outlines with their sides N (one side), N+E, N+S, N+E+W (three), all four
 _CAP = [("M", [(0, 0)]), ("L", [(100, 0), (78, 24)]), ("Q", [(50, 36), (22, 24)])]
 _CORNER = [("M", [(0, 0)]), ("L", [(100, 0), (100, 100)]), ("Q", [(48, 52), (0, 0)])]
 _BAND = [("M", [(0, 0)]), ("L", [(100, 0)]), ("Q", [(66, 50), (100, 100)]), ("L", [(0, 100)]),
@@ -119,7 +96,7 @@ _FULL = [("M", [(0, 0)]), ("L", [(100, 0), (100, 100), (0, 100)])]
 
 
 def _field_shape(sides: tuple[int, ...]) -> tuple[list, int]:
-    """The canonical outline of an asteroid field reaching ``sides`` and its quarter turns."""
+    """The canonical outline of an area reaching ``sides`` and its quarter turns."""
     held = set(sides)
     if len(held) == 1:
         return _CAP, sides[0]
@@ -134,18 +111,18 @@ def _field_shape(sides: tuple[int, ...]) -> tuple[list, int]:
     return _CORNER, (3 if (a, b) == (0, 3) else a)
 
 
-def _field_anchor(sides: tuple[int, ...], has_planet: bool) -> Point:
+def _field_anchor(sides: tuple[int, ...], has_centre: bool) -> Point:
     held = set(sides)
     if len(held) == 1:
         return _turn((50, 13), sides[0])
     if len(held) == 4:
-        return (50, 50) if not has_planet else (50, 16)
+        return (50, 50) if not has_centre else (50, 16)
     if len(held) == 3:
         missing = ({0, 1, 2, 3} - held).pop()
         return _turn((50, 26), missing + 2)
     a, b = sorted(held)
     if b - a == 2:
-        return _turn((50, 16), a) if has_planet else (50, 50)
+        return _turn((50, 16), a) if has_centre else (50, 50)
     return _turn((76, 24), 3 if (a, b) == (0, 3) else a)
 
 
@@ -167,14 +144,15 @@ def _route_path(sides: tuple[int, ...], end: Point) -> str:
     return f"M{_n(start[0])},{_n(start[1])} Q50,50 {_n(finish[0])},{_n(finish[1])}"
 
 
-def anchors(tile: TileType, r: int) -> list[Point]:
-    """Where each feature's meeple stands on the tile turned ``r`` quarter turns."""
+def anchors(tile: TileType, r: int, edition: Edition | None = None) -> list[Point]:
+    """Where each feature's figure stands on the tile turned ``r`` quarter turns."""
     o = tile.orientations[r]
-    has_planet = tile.planet >= 0
+    has_centre = tile.planet >= 0
+    role_of = roles(edition or edition_of(tile))
     found: list[Point] = []
     for f in tile.features:
         sides = o.feature_sides[f.index]
-        role = ROLE[f.kind]
+        role = role_of.get(f.kind)
         if role == "centre":
             found.append((50, 50))
         elif role == "path":
@@ -183,75 +161,78 @@ def anchors(tile: TileType, r: int) -> list[Point]:
             held = [p for p in range(12) if o.ports[p] == f.index]
             found.append(_HALF_POINT[held[0]] if held else (50, 50))
         else:
-            found.append(_field_anchor(sides, has_planet))
+            found.append(_field_anchor(sides, has_centre))
     return found
 
 
-#: where a farmer lies, by the first edge half its field touches (port index)
+#: where a figure on a field lies, by the first edge half its field touches (port index)
 _HALF_POINT = {0: (27, 9), 2: (73, 9), 3: (91, 27), 5: (91, 73), 6: (73, 91), 8: (27, 91),
                9: (9, 73), 11: (9, 27)}
 
 
-def tile_fragment(tile: TileType, r: int) -> str:
-    """The SVG of a tile type turned ``r`` quarter turns, in tile coordinates (0 to 100)."""
+def tile_fragment(tile: TileType, r: int, edition: Edition | None = None) -> str:
+    """The SVG of a tile type turned ``r`` quarter turns, in tile coordinates (0 to 100), as
+    ``edition`` draws it (by default the edition whose edges and kinds the tile uses)."""
+    edition = edition or edition_of(tile)
+    look = edition.look
+    role_of = roles(edition)
     o = tile.orientations[r]
-    classic = any(f.kind in ("road", "city", "cloister", "field") for f in tile.features) \
-        or "field" in o.edges
-    if classic:
-        out = ['<rect width="100" height="100" fill="#6a9a3c" stroke="#4c7429" stroke-width="0.8"/>']
-    else:
-        out = ['<rect width="100" height="100" fill="#111a45"/>',
-               '<rect width="100" height="100" fill="url(#stars)" stroke="#28336e" '
-               'stroke-width="0.8"/>']
-    routes = [f for f in tile.features if ROLE[f.kind] == "path"]
-    fields = [f for f in tile.features if ROLE[f.kind] == "area"]
-    has_planet = tile.planet >= 0
-    hub = has_planet or len(routes) >= 3
+    out = [look.svg_ground]
+    routes = [f for f in tile.features if role_of.get(f.kind) == "path"]
+    fields = [f for f in tile.features if role_of.get(f.kind) == "area"]
+    has_centre = tile.planet >= 0
+    hub = has_centre or len(routes) >= 3
     for f in routes:
         sides = o.feature_sides[f.index]
         end: Point = (50, 50)
         if len(sides) == 1 and not hub and fields:
             end = _turn((50, 30), o.feature_sides[fields[0].index][0])
-        d = _route_path(sides, end)
-        if classic:
-            out.append(f'<path class="road-edge" d="{d}"/><path class="road" d="{d}"/>')
-        else:
-            out.append(f'<path class="route" d="{d}"/><path class="route-dash" d="{d}"/>')
+        out.append(_kind_svg(look, f.kind, _route_path(sides, end)))
     for f in fields:
         shape, quarters = _field_shape(o.feature_sides[f.index])
-        out.append(f'<path class="{"city" if classic else "asteroid"}" d="{_path(shape, quarters)}"/>')
-    if has_planet and tile.features[tile.planet].kind == "cloister":
-        out.append('<use href="#cloister" x="50" y="52"><title>cloister</title></use>')
-    elif has_planet:
-        out.append('<circle cx="50" cy="50" r="19" fill="url(#planet)" stroke="#bfe0ff" '
-                   'stroke-width="1.5"/>')
-        name = tile.features[tile.planet].name
-        if name:
-            out.append(f'<text class="planet-name" x="50" y="86">{xml_text(name)}</text>')
+        out.append(_kind_svg(look, f.kind, _path(shape, quarters)))
+    if has_centre:
+        centre = tile.features[tile.planet]
+        out.append(_kind_svg(look, centre.kind, ""))
+        if centre.name and look.svg_name:
+            out.append(look.svg_name.format(name=xml_text(centre.name)))
     elif len(routes) >= 3:
-        fill, ring = ("#8a7a5a", "#f4efe1") if classic else ("#2a2f4a", "#efe6c4")
+        fill, ring = look.svg_hub
         out.append(f'<circle cx="50" cy="50" r="8" fill="{fill}" stroke="{ring}" '
                    'stroke-width="3"><title>intersection</title></circle>')
-    for symbol, (x, y) in symbol_points(tile, r):
+    for symbol, (x, y) in symbol_points(tile, r, edition):
+        name = look.symbol_names.get(symbol, symbol.replace("_", " "))
         out.append(f'<use href="#sym-{symbol}" x="{_n(x)}" y="{_n(y)}">'
-                   f'<title>{SYMBOL_NAME[symbol]}</title></use>')
+                   f'<title>{xml_text(name)}</title></use>')
     return "".join(out)
 
 
-def symbol_points(tile: TileType, r: int) -> list[tuple[str, Point]]:
+def _kind_svg(look, kind: str, d: str) -> str:
+    """A feature of ``kind`` as its look draws it (``d``: its outline), or a plain outline."""
+    drawn = look.svg_kinds.get(kind)
+    if drawn is None:
+        return f'<path fill="#888" stroke="#333" d="{d}"/>' if d else \
+            '<circle cx="50" cy="50" r="15" fill="#888" stroke="#333"/>'
+    return drawn.format(d=d)
+
+
+def symbol_points(tile: TileType, r: int, edition: Edition | None = None) -> list[tuple[str, Point]]:
     """The symbols on a tile turned ``r`` quarter turns, each with the point it is drawn at."""
-    spots = anchors(tile, r)
+    edition = edition or edition_of(tile)
+    spots = anchors(tile, r, edition)
+    centre = edition.vocabulary.centre
     found = []
     for f in tile.features:
         if f.symbol:
             x, y = spots[f.index]
-            found.append((f.symbol, (x - 16, y) if ROLE[f.kind] != "centre" else (x - 24, y - 24)))
+            found.append((f.symbol, (x - 16, y) if f.kind != centre else (x - 24, y - 24)))
     return found
 
 
-#: where figures on a planet would stand, in order: its holder's, then the attackers' (SW-4.3);
-#: ``laid_out`` moves any that would cover another or the planet's name
-_PLANET_SLOTS = ((50, 44), (30, 58), (70, 58), (50, 64))
+#: where figures on a centre feature would stand, in order: its holder's, then those from
+#: the tiles around (``Edition.attack``); ``laid_out`` moves any that would cover another or
+#: the feature's name
+_CENTRE_SLOTS = ((50, 44), (30, 58), (70, 58), (50, 64))
 
 #: the meeple figure's outline about its centre (left, top, right, bottom), halo included
 _FIGURE_BOX = (-12.6, -14.0, 12.6, 11.2)
@@ -277,17 +258,18 @@ def _overlap(a: Box, b: Box) -> float:
 
 
 def name_box(name: str) -> Box:
-    """About where a planet's name is written under it (bold 11 px, centred at x 50, baseline 86)."""
+    """About where a centre feature's name is written under it (bold 11 px, centred at x 50, baseline 86)."""
     half = min(50.0, 3.4 * len(name) + 2)
     return 50 - half, 76.5, 50 + half, 89.5
 
 
-def keep_out(tile: TileType, r: int) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
-    """What figures on the tile must not cover (the planet's name), and what they had better not
-    (the faction symbols and pennants)."""
+def keep_out(tile: TileType, r: int, edition: Edition | None = None
+             ) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
+    """What figures on the tile must not cover (the centre feature's name), and what they had
+    better not (the symbols)."""
     name = tile.features[tile.planet].name if tile.planet >= 0 else None
     hard = (name_box(name),) if name else ()
-    soft = tuple((x - 8, y - 8, x + 8, y + 8) for _, (x, y) in symbol_points(tile, r))
+    soft = tuple((x - 8, y - 8, x + 8, y + 8) for _, (x, y) in symbol_points(tile, r, edition))
     return hard, soft
 
 
@@ -322,13 +304,15 @@ def laid_out(wanted: tuple[tuple[Point, bool, bool], ...], hard: tuple[Box, ...]
     return tuple(found)
 
 
-def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, bool, str]]:
-    """The figures on the tile at (x, y): local point, colour, large, and the feature target.
-    Figures sharing a tile are laid out apart and off the planet's name (``laid_out``)."""
+def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, str, str]]:
+    """The figures on the tile at (x, y): local point, colour, figure, and the feature target.
+    Figures sharing a tile are laid out apart and off the centre's name (``laid_out``)."""
+    edition = state.edition
+    role_of = roles(edition)
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
-    spots = anchors(placed.tile, placed.r)
-    figures: list[tuple[str, bool, str]] = []
+    spots = anchors(placed.tile, placed.r, edition)
+    figures: list[tuple[str, str, str]] = []
     wanted: list[tuple[Point, bool, bool]] = []
     slot = 0
     for index, node in enumerate(placed.nodes):
@@ -336,18 +320,22 @@ def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, boo
             if where != node:
                 continue
             point = spots[index]
-            role = ROLE[placed.tile.features[index].kind]
+            role = role_of.get(placed.tile.features[index].kind)
             if role == "centre":
-                point = _PLANET_SLOTS[min(slot, len(_PLANET_SLOTS) - 1)]
+                point = _CENTRE_SLOTS[min(slot, len(_CENTRE_SLOTS) - 1)]
                 slot += 1
-            large = figure == "large"
-            figures.append((colour, large, o.targets[index]))
-            wanted.append((point, large, role == "field"))
+            figures.append((colour, figure, o.targets[index]))
+            wanted.append((point, is_large(edition, figure), role == "field"))
     if not figures:
         return []
-    points = laid_out(tuple(wanted), *keep_out(placed.tile, placed.r))
-    return [(point, colour, large, target) for point, (colour, large, target)
+    points = laid_out(tuple(wanted), *keep_out(placed.tile, placed.r, edition))
+    return [(point, colour, figure, target) for point, (colour, figure, target)
             in zip(points, figures, strict=True)]
+
+
+def lying(edition: Edition, target: str) -> bool:
+    """Whether a figure on ``target`` lies down: one on a field."""
+    return Target.of(target).kind == edition.vocabulary.field
 
 
 def _luminance(colour: str) -> float:
@@ -369,7 +357,7 @@ LIGHT, DARK = "#f4f4f4", "#101010"
 def figure_colours(colour: str) -> tuple[str, str, str]:
     """A player's figure colours: fill, outline and halo. The outline is whichever of light and
     dark stands out more from the fill, the halo around it the other, so that a figure of any
-    colour stands out on dark space, rocks, planets, routes, fields and cities alike."""
+    colour stands out on any ground, dark or light."""
     fill = COLOUR[colour]
     if contrast(fill, LIGHT) >= contrast(fill, DARK):
         return fill, LIGHT, DARK
@@ -383,7 +371,7 @@ OUTLINE_WIDTH, HALO_WIDTH = 1.4, 4.6
 def meeple_svg(px: float, py: float, colour: str, large: bool, title: str,
                lying: bool = False) -> str:
     """One figure centred at (px, py), outlined and haloed (``figure_colours``); a large one is
-    drawn half as big again, a farmer lying down (CL-4)."""
+    drawn half as big again, one on a field lying down."""
     turn = " rotate(90)" if lying else ""
     fill, outline, halo = figure_colours(colour)
     return (f'<g class="figure" transform="translate({_n(px)},{_n(py)}) '
@@ -395,13 +383,14 @@ def meeple_svg(px: float, py: float, colour: str, large: bool, title: str,
             'stroke-linejoin="round"/></g>')
 
 
-def meeple_title(colour: str, large: bool, target: str, x: int, y: int) -> str:
+def meeple_title(edition: Edition, colour: str, figure: str, target: str, x: int, y: int) -> str:
+    """A figure's tooltip: its colour, what it is (its role on a field, else its kind where
+    the edition has several), where it stands."""
     kind = Target.of(target).kind
-    if kind == "field":
-        return f"{colour} farmer on {target} at ({x}, {y})"
-    if kind in ("road", "city", "cloister"):
-        return f"{colour} follower on {target} at ({x}, {y})"
-    return f"{colour} {'large' if large else 'small'} meeple on {target} at ({x}, {y})"
+    what = edition.figure if len(edition.figures) == 1 else f"{figure} {edition.figure}"
+    if kind == edition.vocabulary.field:
+        what = edition.roles.get(kind, what)
+    return f"{colour} {what} on {target} at ({x}, {y})"
 
 
 def tile_title(x: int, y: int, tile: TileType, r: int) -> str:
@@ -426,7 +415,8 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
     height = panel.bottom
     note_lines = _wrapped(note, (width - 2 * PAD) // 7) if note else []
     height += 18 * len(note_lines) + 8
-    out = [_open(width, height), f"<title>meeple board: {len(state.board)} tiles</title>",
+    out = [_open(width, height, state.edition),
+           f"<title>meeple board: {len(state.board)} tiles</title>",
            f'<rect width="{width}" height="{height}" fill="#05070f"/>']
     for x in range(x0, x1 + 1):
         out.append(f'<text class="axis" x="{MARGIN + (x - x0) * T + 50}" y="20">{x}</text>')
@@ -437,10 +427,11 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
         left, top = MARGIN + (x - x0) * T, MARGIN + (y1 - y) * T
         out.append(f'<g class="tile" transform="translate({left},{top})">'
                    f'<title>{xml_text(tile_title(x, y, placed.tile, placed.r))}</title>'
-                   f'{tile_fragment(placed.tile, placed.r)}')
-        for (px, py), colour, large, target in meeple_spots(state, x, y):
-            out.append(meeple_svg(px, py, colour, large, meeple_title(colour, large, target, x, y),
-                                  lying=target.startswith("field:")))
+                   f'{tile_fragment(placed.tile, placed.r, state.edition)}')
+        for (px, py), colour, figure, target in meeple_spots(state, x, y):
+            out.append(meeple_svg(px, py, colour, is_large(state.edition, figure),
+                                  meeple_title(state.edition, colour, figure, target, x, y),
+                                  lying=lying(state.edition, target)))
         out.append("</g>")
     if highlight is not None and highlight in state.board:
         hx, hy = highlight
@@ -512,52 +503,37 @@ def _panel(state: GameState, width: int, top: int, marked: bool) -> _Panel:
     return _Panel(out, y + 8 + 28 * rows)
 
 
-#: what the legend calls each feature kind
-KIND_LABEL = {"route": "trade route", "asteroid": "asteroid field", "planet": "planet",
-              "road": "road", "city": "city", "cloister": "cloister", "field": "field"}
-
-
 def legend(state: GameState, marked: bool) -> list[tuple[str, str]]:
     """The legend of a board in this game's edition: an icon (SVG about its origin) and a label
     for each feature kind of its tiles, each kind of symbol on them, each figure, and the last
     placement's frame when the picture marks one."""
-    vocabulary = state.tileset.vocabulary
-    classic = vocabulary.field is not None
+    edition = state.edition
+    look = edition.look
+    vocabulary = edition.vocabulary
+    role_of = roles(edition)
     entries = []
     for kind in vocabulary.kinds:
-        role = ROLE[kind]
-        if role == "path":
-            d = "M-11,0 L11,0"
-            icon = (f'<path class="road-edge" d="{d}"/><path class="road" d="{d}"/>' if classic
-                    else f'<path class="route" d="{d}"/><path class="route-dash" d="{d}"/>')
-            entries.append((icon, KIND_LABEL.get(kind, kind)))
-            ring, hub = ("#f4efe1", "#8a7a5a") if classic else ("#efe6c4", "#2a2f4a")
+        label = look.legend_words.get(kind, kind)
+        if role_of[kind] == "path":
+            entries.append((_kind_svg(look, kind, "M-11,0 L11,0"), label))
+            hub, ring = look.svg_hub
             entries.append((f'<circle r="6" fill="{hub}" stroke="{ring}" stroke-width="2.5"/>',
                             "intersection"))
-        elif role == "area":
-            entries.append((f'<rect class="{"city" if classic else "asteroid"}" x="-11" y="-9" '
-                            'width="22" height="18"/>', KIND_LABEL.get(kind, kind)))
-        elif role == "centre" and classic:
-            entries.append(('<use href="#cloister" transform="translate(0,3) scale(0.75)"/>',
-                            KIND_LABEL.get(kind, kind)))
-        elif role == "centre":
-            entries.append(('<circle r="10" fill="url(#planet)" stroke="#bfe0ff" '
-                            'stroke-width="1.2"/>', f"{KIND_LABEL.get(kind, kind)} (named below)"))
         else:
-            entries.append(('<rect x="-11" y="-9" width="22" height="18" fill="#6a9a3c" '
-                            'stroke="#4c7429"/>', KIND_LABEL.get(kind, kind)))
+            entries.append(look.svg_legend.get(kind) or (
+                '<rect x="-11" y="-9" width="22" height="18" fill="#888" stroke="#333"/>', label))
+    order = list(look.symbol_names)
     symbols = sorted({f.symbol for t in state.tileset.types.values() for f in t.features
-                      if f.symbol}, key=list(SYMBOL_NAME).index)
+                      if f.symbol}, key=lambda s: (order.index(s) if s in order else len(order), s))
     for symbol in symbols:
-        entries.append((f'<use href="#sym-{symbol}"/>', SYMBOL_NAME[symbol]))
-    edition = state.edition
+        entries.append((f'<use href="#sym-{symbol}"/>',
+                        look.symbol_names.get(symbol, symbol.replace("_", " "))))
     for figure in edition.figures:
-        large = figure.name == "large"
         name = edition.figure if len(edition.figures) == 1 else f"{figure.name} {edition.figure}"
-        entries.append((_legend_figure(large, False), name))
+        entries.append((_legend_figure(figure.strength > 1, False), name))
     if vocabulary.field is not None:
-        farmer = edition.roles.get(vocabulary.field, "farmer")
-        entries.append((_legend_figure(False, True), f"{farmer} (lying in a {vocabulary.field})"))
+        role = edition.roles.get(vocabulary.field, edition.figure)
+        entries.append((_legend_figure(False, True), f"{role} (lying in a {vocabulary.field})"))
     if marked:
         entries.append(('<rect x="-10" y="-10" width="20" height="20" fill="none" '
                         'stroke="#ffd60a" stroke-width="2.5"/>', "last placement"))
@@ -586,7 +562,8 @@ SHEET_COLUMNS = 8
 
 
 def sheet_svg(tileset: TileSet, *, note: str | None = None) -> str:
-    """Every tile type unrotated with its id, count and planet name, eight to a row."""
+    """Every tile type unrotated with its id, count and feature names, eight to a row."""
+    edition = edition_named(tileset.definition.edition)
     types = list(tileset.types.values())
     cell_w, cell_h = 120, 140
     rows = (len(types) + SHEET_COLUMNS - 1) // SHEET_COLUMNS
@@ -595,7 +572,7 @@ def sheet_svg(tileset: TileSet, *, note: str | None = None) -> str:
     height = header + rows * cell_h + 10
     heading = (f"Tile set {tileset.name}: {tileset.total()} tiles in {len(types)} types, "
                f"start tile {tileset.start}, status {tileset.status}, sha256 {tileset.sha256[:12]}")
-    out = [_open(width, height), f"<title>{xml_text(heading)}</title>",
+    out = [_open(width, height, edition), f"<title>{xml_text(heading)}</title>",
            f'<rect width="{width}" height="{height}" fill="#05070f"/>',
            f'<text class="label" x="{width // 2}" y="20">{xml_text(heading)}</text>']
     if note:
@@ -605,7 +582,7 @@ def sheet_svg(tileset: TileSet, *, note: str | None = None) -> str:
         top = header + (i // SHEET_COLUMNS) * cell_h
         start = " (start)" if tile.id == tileset.start else ""
         out.append(f'<g transform="translate({left},{top})"><title>{xml_text(tile.id)} x{tile.count}'
-                   f'{start}: {xml_text(_describe(tile))}</title>{tile_fragment(tile, 0)}'
+                   f'{start}: {xml_text(_describe(tile))}</title>{tile_fragment(tile, 0, edition)}'
                    f'<rect width="100" height="100" fill="none" stroke="#3a4270"/>'
                    f'<text class="label" x="50" y="118">{xml_text(tile.id)} x{tile.count}{start}</text>'
                    "</g>")
@@ -626,7 +603,8 @@ def _describe(tile: TileType) -> str:
     return ", ".join(parts) or "space"
 
 
-def _open(width: int, height: int) -> str:
+def _open(width: int, height: int, edition: Edition) -> str:
+    defs, style = defs_and_style(edition)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="sans-serif">'
-            f"<defs>{DEFS}<style>{STYLE}</style></defs>")
+            f"<defs>{defs}<style>{style}</style></defs>")
