@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 import msgspec
 
 from meeple.cli.output import emit_json, say, tell_error
-from meeple.cli.store import Failure
+from meeple.cli.store import Failure, missing_edition
 from meeple.engine import verify
 from meeple.events import log as logfile
 from meeple.events.files import NotReadable, read_regular
@@ -173,6 +173,10 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
         return report, 3
     report["head"] = log.head
     report["lines"] = len(log.events)
+    missing = missing_edition(log.events)
+    if missing is not None:
+        report["errors"].append({"line": 1, "seq": 0, "kind": "edition", "message": missing})
+        return report, 3
     code = _verify(report, log, expected)
     if head is not None:
         found = head_report(log.hashes, head)

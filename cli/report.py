@@ -8,26 +8,25 @@ import msgspec
 
 from meeple.cli import views
 from meeple.cli.output import emit_json, say, write_file
-from meeple.cli.pictures.narrate import tell
+from meeple.cli.pictures.looks import BASE_REASON_WORDS
+from meeple.cli.pictures.narrate import take_back_rule, tell
 from meeple.cli.store import Failure, Game
-from meeple.engine import GameState, awaiting, awaiting_seed, export
+from meeple.engine import EDITIONS, GameState, awaiting, awaiting_seed, export
 from meeple.events.log import short
 from meeple.events.model import Event, TurnEnded
 from meeple.events.text import escaped
 from meeple.events.tileset import TileSetDef
 
-RECONSTRUCTED = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
-                 "the box was available); owners can enter their box in a tile set file and "
-                 "pass --tileset FILE")
-#: the same note for a tile set file of one's own that says it is a reconstruction
+#: the note for a tile set file of one's own that says it is a reconstruction
 OWN_RECONSTRUCTED = ("this tile set is marked reconstructed: its tiles were not checked against "
                      "a box")
 
 
 def reconstructed_note(name: str) -> str:
-    """The note shown under a reconstructed tile set: the bundled one's, or a set's of one's
-    own (``name``: the set's name)."""
-    note = RECONSTRUCTED if name == "star-wars" else OWN_RECONSTRUCTED
+    """The note shown under a reconstructed tile set: a bundled one's (its edition's
+    ``tileset_note``), or a set's of one's own (``name``: the set's name)."""
+    note = next((e.tileset_note for e in EDITIONS.values() if e.tileset == name and e.tileset_note),
+                OWN_RECONSTRUCTED)
     return textwrap.fill(f"note: {note}", width=80, break_on_hyphens=False)
 
 
@@ -56,8 +55,9 @@ def next_line(state: GameState) -> str:
         back = followers_to_take_back(state)
         extra = ""
         if back:
-            extra = ", or take a follower back (`meeple take-back GAME X Y TARGET`: " + ", ".join(
-                f"{s.x} {s.y} {s.feature}" for s in back) + "; CL-7)"
+            extra = (f", or take a {state.edition.figure} back (`meeple take-back GAME X Y TARGET`: "
+                     + ", ".join(f"{s.x} {s.y} {s.feature}" for s in back)
+                     + f"; {take_back_rule(state.edition)})")
         what = state.edition.figure
         return f"Next: {who} may place a {what} (targets: {options}){extra} or skip"
     if waiting == "draw":
@@ -155,7 +155,7 @@ def print_moves(state: GameState, as_json: bool) -> None:
         targets = ", ".join(move["meeples"]) or "none (skip)"
         say(f"{state.player} placed at ({move['x']}, {move['y']}); meeple targets: {targets}")
         if move.get("take_back"):
-            say("  or take back (CL-7): " + ", ".join(
+            say(f"  or take back ({take_back_rule(state.edition)}): " + ", ".join(
                 f"{s['x']} {s['y']} {s['feature']}" for s in move["take_back"]))
     else:
         say(f"no placement to make now: {next_line(state)}")
@@ -283,27 +283,27 @@ def print_replay(game: Game, *, first: int | None, last: int | None, boards: boo
             say(f"      head after line {event.seq + 1}: {hashes[event.seq]}")
 
 
-#: what each kind of scoring was for, as the score table says it
-_WHY = {"realm": "completed", "final": "at the end", "farm": "at the end", "defeat": "battle lost",
-        "tie": "battle tied"}
 
 
 def print_score(state: GameState, as_json: bool) -> None:
     """The score table: each scoring with its line, side, points, realm, formula and rule (a
-    farm's counted cities below it), then the points of each side by kind, with totals."""
+    scoring's counted cities below it), then the points of each side by kind, with totals."""
     view = views.score(state)
     if as_json:
         emit_json(view)
         return
     label = _side_labels(state)
+    look = state.edition.look
     say("Scores: " + "  ".join(f"{label[s]} {p}" for s, p in view["scores"].items()))
     rows = view["breakdown"]
     side_width = max([4] + [len(label[row["side"]]) for row in rows])
     table = []
     for row in rows:
         realm = row["realm"]
-        what = "farm" if row["reason"] == "farm" else row["kind"]
-        table.append((row, f"{what}, {_WHY[row['reason']]}",
+        reason = row["reason"]
+        what = look.reason_nouns.get(reason, row["kind"])
+        why = look.reason_words.get(reason) or BASE_REASON_WORDS.get(reason, reason)
+        table.append((row, f"{what}, {why}",
                       f"({realm['x']}, {realm['y']}) {realm['feature']}"))
     what_width = max([3] + [len(what) for _, what, _ in table])
     where_width = max([5] + [len(where) for _, _, where in table])

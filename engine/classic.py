@@ -82,7 +82,7 @@ class Classic(Edition):
         "players": "CL-2", "place": "CL-3", "draw": "CL-3", "unplaceable": "CL-3",
         "meeple": "CL-4", "target": "CL-4", "reserve": "CL-2", "tiles": "CL-1",
         "start": "CL-1", "chance": "CL-3", "attack": "CL-4", "dice": "CL-3", "resolve": "CL-5",
-        "contest": "CL-5",
+        "contest": "CL-5", "take-back": "CL-7",
         "complete": "CL-5", "final": "CL-6", "end": "CL-6", "winners": "CL-6",
     }
     target_syntax = ("targets are road:E, city:N (edge N, E, S or W as the tile lies), cloister, "

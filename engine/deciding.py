@@ -335,6 +335,11 @@ def _check_figure(state: GameState, name: str) -> None:
                       legal=hint)
 
 
+def _take_back_rule(state: GameState) -> str:
+    """The rule id that lets a figure be taken back (an expansion's), or the figure rule."""
+    return state.edition.rules.get("take-back") or state.rule("meeple")
+
+
 def _festival(state: GameState) -> bool:
     """Whether the tile just placed carries the festival symbol (CL-7)."""
     return state.placed_at is not None and state.board[state.placed_at].tile.festival
@@ -358,7 +363,7 @@ def _take_back(state: GameState, command: TakeBack) -> Event:
     if not _festival(state):
         tile = state.board[state.placed_at].tile.id  # type: ignore[index]
         raise IllegalMove(f"tile {tile} has no festival symbol: only after placing a festival "
-                          "tile may a follower be taken back", rule="CL-7",
+                          "tile may a follower be taken back", rule=_take_back_rule(state),
                           legal="place a follower or skip")
     name = Target.parse(command.target, state.edition).feature
     placed = state.board.get((command.x, command.y))
@@ -373,7 +378,7 @@ def _take_back(state: GameState, command: TakeBack) -> Event:
             return MeepleTakenBack(seq=state.next_seq, player=state.player, spot=spot)
     mine = ", ".join(f"{s.x} {s.y} {s.feature}" for s in spots) or "none"
     raise IllegalMove(f"{state.player} has no follower on {name} at ({command.x}, {command.y})",
-                      rule="CL-7", legal=f"{state.player}'s followers: {mine}")
+                      rule=_take_back_rule(state), legal=f"{state.player}'s followers: {mine}")
 
 
 def _skip(state: GameState, command: SkipMeeple) -> Event:
@@ -412,24 +417,25 @@ def decide_roll(state: GameState, command: RollDice) -> Event:
         who = who.lower()
         side = state.side_of.get(who, who)
         if side not in battle.dice:
-            raise InvalidCommand(f"{who!r} is not in this battle", rule="SW-5.3",
+            raise InvalidCommand(f"{who!r} is not in this battle", rule=state.rule("dice"),
                                  legal="sides rolling: " + _dice_wanted(battle))
         if side in given:
-            raise InvalidCommand(f"dice for {side} given twice", rule="SW-5.3")
+            raise InvalidCommand(f"dice for {side} given twice", rule=state.rule("dice"))
         if side not in battle.active:
-            raise IllegalMove(f"{side} has left this battle", rule="SW-5.3",
+            raise IllegalMove(f"{side} has left this battle", rule=state.rule("dice"),
                               legal="sides rolling: " + _dice_wanted(battle))
         if any(not 1 <= v <= 6 for v in values):
             raise InvalidCommand(f"dice of {side} must be 1 to 6, got "
-                                 + ",".join(map(str, values)), rule="SW-5.3")
+                                 + ",".join(map(str, values)), rule=state.rule("dice"))
         if len(values) != battle.dice[side]:
             raise IllegalMove(f"{side} rolls {battle.dice[side]} dice in this battle, got "
-                              f"{len(values)}", rule="SW-5.2", legal="sides rolling: "
+                              f"{len(values)}", rule=state.edition.rules.get("contest", state.rule("dice")),
+                              legal="sides rolling: "
                               + _dice_wanted(battle))
         given[side] = tuple(values)
     missing = [s for s in battle.active if s not in given]
     if missing:
-        raise InvalidCommand("no dice given for " + ", ".join(missing), rule="SW-5.3",
+        raise InvalidCommand("no dice given for " + ", ".join(missing), rule=state.rule("dice"),
                              legal="sides rolling: " + _dice_wanted(battle))
     return DiceRolled(seq=state.next_seq,
                       rolls=tuple(Roll(side=s, values=given[s]) for s in battle.active))

@@ -55,7 +55,7 @@ class Look(msgspec.Struct, frozen=True, kw_only=True):
     #: what each kind is called in a legend
     legend_words: dict[str, str] = {}
     #: why a scoring paid, by reason: a sentence with ``{realm}`` (``the road at ...``),
-    #: ``{where}`` (without ``the``) and ``{formula}``; the base says ``realm`` and ``final``
+    #: ``{where}`` (without ``the``) and ``{formula}``; the pictures say ``realm`` and ``final``
     reasons: dict[str, str] = {}
     #: the score table's word for each reason (``completed``, ``battle lost``)
     reason_words: dict[str, str] = {}
@@ -85,12 +85,6 @@ class Look(msgspec.Struct, frozen=True, kw_only=True):
     svg_legend: dict[str, tuple[str, str]] = {}
 
 
-#: what every edition's scorings of a completed realm and at the end are told as
-BASE_REASONS = {"realm": "completed {where}: {formula}",
-                "final": "incomplete, final scoring: {where}: {formula}"}
-BASE_REASON_WORDS = {"realm": "completed", "final": "at the end"}
-
-
 class Edition:
     """One game's rules data and the hooks where its rules differ (python-chess variants)."""
 
@@ -107,10 +101,14 @@ class Edition:
     figure: ClassVar[str]
     #: what the symbols on its tiles that add points are called (faction symbols, pennants)
     symbols: ClassVar[str] = "symbols"
+    #: the symbols its tile set files may give a feature (``symbol``)
+    tile_symbols: ClassVar[tuple[str, ...]] = ()
     players: ClassVar[tuple[int, int]] = (2, 5)
     vocabulary: ClassVar[Vocabulary]
     #: the bundled tile set's name
     tileset: ClassVar[str]
+    #: what to say under a picture of the bundled set, when it is a reconstruction
+    tileset_note: ClassVar[str | None] = None
     #: the column of the score table each scoring reason other than ``realm`` and ``final``
     #: adds its points to (a contest's, a final scoring step's), by reason
     score_columns: ClassVar[dict[str, str]] = {}
@@ -132,6 +130,13 @@ class Edition:
 
     def __repr__(self) -> str:
         return f"<edition {self.name}>"
+
+    def tileset_file(self) -> bytes:
+        """The bytes of the edition's own tile set file (``tileset``): by default the one
+        shipped in ``meeple.engine``'s data; an edition from another package reads its own."""
+        from meeple.events.tileset import bundled_bytes
+
+        return bundled_bytes(self.tileset)
 
     def rule(self, role: str) -> str:
         """The rule id of a shared rule in this edition: ``players``, ``place``, ``unplaceable``,

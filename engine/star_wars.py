@@ -94,9 +94,13 @@ class StarWars(Edition):
                 "orange": "bounty_hunter"}  # SW-1.5
     figures = (Figure("small", 4), Figure("large", 1, strength=2))  # SW-1.6, SW-5.2
     figure = "meeple"
+    tile_symbols = ("rebel", "empire", "bounty_hunter")  # SW-1.4
     vocabulary = Vocabulary(("space", "route", "asteroid"), "route", "asteroid", "planet", None,
                             "SW-1.3")
     tileset = "star-wars"
+    tileset_note = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
+                    "the box was available); owners can enter their box in a tile set file and "
+                    "pass --tileset FILE")
     score_columns = {"defeat": "battles", "tie": "battles"}
     team_rule = "SW-8.1"
     unplaceable = ("discard", "reshuffle")
@@ -106,7 +110,7 @@ class StarWars(Edition):
         "players": "SW-1.5", "place": "SW-3.1", "draw": "SW-3.1", "unplaceable": "SW-3.2",
         "meeple": "SW-4.2", "target": "SW-4.1", "reserve": "SW-4.4", "tiles": "SW-1.1",
         "start": "SW-2.1", "chance": "SW-5.6", "attack": "SW-4.3", "dice": "SW-5.3", "resolve": "SW-5.1",
-        "contest": "SW-5.2",
+        "contest": "SW-5.2", "symbols": "SW-1.4",
         "complete": "SW-6.3", "final": "SW-7.2", "end": "SW-7.1", "winners": "SW-7.3",
     }
     target_syntax = ("targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), "

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.edition import Vocabulary
+from meeple.engine.edition import Edition, Vocabulary
 from meeple.engine.editions import EditionNotInstalled, edition_named
 from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import FACING, ROTATIONS, SIDE_INDEX, SIDES, turned
 from meeple.events.tileset import TileSetDef, content_hash
-
-FACTIONS = ("rebel", "empire", "bounty_hunter")
 
 #: the content hash of each bundled tile set (and bundled combination): a set that carries one
 #: of these names with another hash is someone's modified copy, and is shown as one
@@ -317,7 +315,7 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
                     f"{where}: edge {letter} is {kind!r}", rule=rule,
                     legal="edges are " + ", ".join(vocabulary.edges),
                 )
-        features = _features(tile, edges, vocabulary, where)
+        features = _features(tile, edges, edition, where)
         feats = tuple(features)
         planet = next((f.index for f in feats if f.kind == vocabulary.centre), -1)
         if tile.cloister != (vocabulary.field is not None and planet >= 0):
@@ -338,8 +336,9 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
     return TileSet(definition, sha, types, definition.start, vocabulary)
 
 
-def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) -> list[Feature]:
-    """Check a tile's features against its edges (SW-1.3, CL-1) and build them."""
+def _features(tile, edges: tuple[str, ...], edition: Edition, where: str) -> list[Feature]:
+    """Check a tile's features against its edges and the edition's words, and build them."""
+    vocabulary = edition.vocabulary
     rule = vocabulary.rule
     classic = vocabulary.field is not None
     features = []
@@ -354,9 +353,10 @@ def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) 
         if classic and (fd.symbol is not None or fd.name is not None):
             raise TileSetError(f"{fwhere}: classic tiles carry pennants, not symbols or names",
                                rule=rule)
-        if fd.symbol is not None and fd.symbol not in FACTIONS:
-            raise TileSetError(f"{fwhere}: unknown symbol {fd.symbol!r}", rule="SW-1.4",
-                               legal="symbols are " + ", ".join(FACTIONS))
+        if fd.symbol is not None and fd.symbol not in edition.tile_symbols:
+            raise TileSetError(f"{fwhere}: unknown symbol {fd.symbol!r}",
+                               rule=edition.rules.get("symbols", rule),
+                               legal="symbols are " + (", ".join(edition.tile_symbols) or "none"))
         if fd.pennant and fd.kind != vocabulary.area or not classic and fd.pennant:
             raise TileSetError(f"{fwhere}: only a classic city carries a pennant", rule=rule)
         if fd.kind != vocabulary.field and (fd.ports or fd.cities):

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 from meeple.engine import EDITIONS, Edition, TileType
 
+#: what every edition's scorings of a completed realm and at the end are told as, where its
+#: look says nothing else (``Look.reasons``, ``Look.reason_words``)
+BASE_REASONS = {"realm": "completed {where}: {formula}",
+                "final": "incomplete, final scoring: {where}: {formula}"}
+BASE_REASON_WORDS = {"realm": "completed", "final": "at the end"}
+
 #: the editions registered when meeple starts: every SVG document holds their pictures, so
 #: that a picture's bytes do not depend on what else a process has registered
 BUNDLED = tuple(EDITIONS.values())

@@ -157,7 +157,7 @@ def document(log: GameLog) -> dict:
                                f"page holds at most {PAGE_BUDGET:,} tiles over all its frames): "
                                "use `meeple replay` and `meeple show --turn N` instead")
         if isinstance(event, BattleStarted):
-            battle = {"realm": escaped(realm_name(event.realm)),
+            battle = {"realm": escaped(realm_name(event.realm, state.edition)),
                       "sides": [[s.side, s.dice] for s in event.sides], "rounds": [],
                       "winner": None}
         elif isinstance(event, DiceRolled) and battle is not None:
