@@ -85,7 +85,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     placed = board[xy] = Placed(tile, r, state.realms.add_tile(tile.features, xy, o.targets,
                                                                 joins))
     state.placements.append(xy)
-    if tile.planet >= 0:
+    if tile.centre >= 0:
         near = state.centres_near
         for at, cell in enumerate(around(x, y)):
             found = near.get(cell)

@@ -8,12 +8,15 @@ when a name is asked for that is not known yet, so that start-up reads no packag
 
 from __future__ import annotations
 
-from importlib import metadata
+from typing import TYPE_CHECKING
 
 from meeple.engine.classic import Classic, LaFiesta
 from meeple.engine.edition import Edition, Expansion
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.star_wars import StarWars
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 #: the entry point group an installed package registers its editions in
 ENTRY_POINTS = "meeple.editions"
@@ -49,12 +52,16 @@ def register_expansion(expansion: Expansion | type[Expansion]) -> Expansion:
     return expansion
 
 
-def _entry_points(name: str | None = None) -> list[metadata.EntryPoint]:
+def _entry_points(name: str | None = None) -> list[EntryPoint]:
+    """The entry points of the group, of that name (package metadata is read only now: it
+    costs a start-up that asks only for known editions nothing)."""
+    from importlib import metadata
+
     found = metadata.entry_points(group=ENTRY_POINTS)
     return [point for point in found if name is None or point.name == name]
 
 
-def _load(point: metadata.EntryPoint) -> None:
+def _load(point: EntryPoint) -> None:
     loaded = point.load()
     register_edition(loaded)
 

@@ -121,15 +121,15 @@ def held_turn_realms(state: GameState) -> list[int]:
             root = find(root)
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
-    if placed.tile.planet >= 0:
-        root = nodes[placed.tile.planet]
+    if placed.tile.centre >= 0:
+        root = nodes[placed.tile.centre]
         if parent[root] != root:  # (a root needs no call)
             root = find(root)
         if data[root].meeples:  # type: ignore[union-attr]
             roots.append(root)
     if state.attacked is not None:
         target = state.board[state.attacked]
-        root = find(target.nodes[target.tile.planet])
+        root = find(target.nodes[target.tile.centre])
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
     return roots
@@ -144,7 +144,7 @@ def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     data = realms.data
     for cell in state.centres_near.get(state.placed_at, ()):  # type: ignore[arg-type]
         other = board[cell]
-        root = other.nodes[other.tile.planet]
+        root = other.nodes[other.tile.centre]
         if parent[root] != root:  # (a root needs no call)
             root = realms.find(root)
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]

@@ -32,7 +32,7 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
 
     links = []
     for f in tile.features:
-        if f.index == tile.planet or f.kind == state.tileset.vocabulary.field:
+        if f.index == tile.centre or f.kind == state.tileset.vocabulary.field:
             continue
         find(("f", f.index))
         for side in o.feature_sides[f.index]:
@@ -88,14 +88,14 @@ def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
         if neighbours_placed(state, px, py) != 7:
             continue
         other = state.board[(px, py)]
-        realm = state.realms.realm(other.nodes[other.tile.planet])
+        realm = state.realms.realm(other.nodes[other.tile.centre])
         holders = Counter(state.side_of[c] for c, _, _ in realm.meeples)
         if _scores(state, holders, me):
             total += completed_points(state, realm)[0]
         elif not holders and has_meeple:
             best_meeple = max(best_meeple, completed_points(state, realm)[0])
-    if tile.planet >= 0 and has_meeple and neighbours_placed(state, x, y) == 8:
-        centre = tile.features[tile.planet]
+    if tile.centre >= 0 and has_meeple and neighbours_placed(state, x, y) == 8:
+        centre = tile.features[tile.centre]
         alone = Realm.new(centre.kind, (x, y), centre.symbol, 0, 0)
         best_meeple = max(best_meeple, completed_points(state, alone)[0])
     return total + best_meeple

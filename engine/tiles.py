@@ -173,7 +173,7 @@ class TileType(msgspec.Struct):
     count: int
     features: tuple[Feature, ...]
     orientations: tuple[Oriented, Oriented, Oriented, Oriented]
-    planet: int  # feature index of the centre feature (planet or cloister), or -1
+    centre: int  # feature index of the centre feature, or -1
     festival: bool = False
     #: frontier need -> the rotation indexes that fit it; needs absent fit no rotation
     fitting: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
@@ -317,19 +317,19 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
                 )
         features = _features(tile, edges, edition, where)
         feats = tuple(features)
-        planet = next((f.index for f in feats if f.kind == vocabulary.centre), -1)
-        if tile.cloister != (vocabulary.field is not None and planet >= 0):
+        centre = next((f.index for f in feats if f.kind == vocabulary.centre), -1)
+        if tile.cloister != (vocabulary.field is not None and centre >= 0):
             if vocabulary.field is not None:
                 raise TileSetError(f"{where}: 'cloister' is {str(tile.cloister).lower()} but the "
-                                   "tile has " + ("a" if planet >= 0 else "no") + " cloister "
+                                   "tile has " + ("a" if centre >= 0 else "no") + " cloister "
                                    "feature", rule=rule)
             raise TileSetError(f"{where}: 'cloister' belongs to classic tile sets", rule=rule)
         orientations = tuple(_orient(feats, edges, r, vocabulary, codes) for r in ROTATIONS)
         types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
-                                  planet, tile.festival,
+                                  centre, tile.festival,
                                   fit_table(orientations, codes),
                                   any(f.cities for f in feats),
-                                  attackable=planet >= 0 and feats[planet].kind == edition.attack)
+                                  attackable=centre >= 0 and feats[centre].kind == edition.attack)
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
                            rule=edition.rule("start"))

@@ -32,7 +32,9 @@ Rotation = Literal[0, 90, 180, 270]
 Mode = Literal["digital", "table"]
 Unplaceable = Literal["discard", "reshuffle"]
 UndoPolicy = Literal["turn", "any", "none"]
-ScoreReason = Literal["realm", "tie", "defeat", "final", "farm"]
+#: why points were scored: ``realm`` (completed), ``final`` (at the end), or a reason of the
+#: edition's own rules (a contest's, a final scoring step's); the rules check which
+ScoreReason = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern="^[a-z][a-z-]*$")]
 #: a kind of figure, named by the edition: ``small``, ``large`` (schema 2; schema 1 wrote
 #: ``large: true|false``)
 Figure = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_FIGURE, pattern="^[a-z][a-z-]*$")]

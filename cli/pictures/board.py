@@ -238,8 +238,8 @@ def _paths(tile: TileType, r: int, size: Size, role_of: dict[str, str]
             a = nxt
 
     routes = [f for f in tile.features if role_of.get(f.kind) == "path"]
-    crossing = tile.planet < 0 and len(routes) >= 3
-    through = tile.planet < 0 and not crossing
+    crossing = tile.centre < 0 and len(routes) >= 3
+    through = tile.centre < 0 and not crossing
     centre_taken = False
     for f in routes:
         sides = o.feature_sides[f.index]
@@ -250,7 +250,7 @@ def _paths(tile: TileType, r: int, size: Size, role_of: dict[str, str]
             inner = (centre[0] + dr, centre[1] + dc)
             link(port, inner, f.index)
             owner.setdefault(port, f.index)
-        if crossing or tile.planet >= 0:
+        if crossing or tile.centre >= 0:
             for side in sides:
                 dr, dc = _TOWARDS[side]
                 link((centre[0] + dr, centre[1] + dc), centre, f.index)
@@ -267,7 +267,7 @@ def _paths(tile: TileType, r: int, size: Size, role_of: dict[str, str]
                 corner = (centre[0] + ra + rb, centre[1] + ca + cb)
                 link((centre[0] + ra, centre[1] + ca), corner, f.index)
                 link(corner, (centre[0] + rb, centre[1] + cb), f.index)
-    if tile.planet >= 0:
+    if tile.centre >= 0:
         joins.pop(centre, None)
         owner.pop(centre, None)
     return joins, owner, crossing
@@ -305,11 +305,11 @@ def draw(tile: TileType, r: int, meeples: Sequence[tuple[str, bool, int]], *, un
             shape = frozenset(sides)
             grid[cell[0]][cell[1]] = (g.line.get(shape, "+"), kind)
         owner[cell] = route_of[cell]
-    if tile.planet >= 0:
-        kind = tile.features[tile.planet].kind
+    if tile.centre >= 0:
+        kind = tile.features[tile.centre].kind
         grid[centre[0]][centre[1]] = (glyphs.get(kind, "@"), kind)
-        owner[centre] = tile.planet
-    used: set[tuple[int, int]] = {centre} if tile.planet >= 0 else set()
+        owner[centre] = tile.centre
+    used: set[tuple[int, int]] = {centre} if tile.centre >= 0 else set()
     for colour, large, index in meeples:
         letter = LETTER.get(colour, "?")
         cell = _spot(tile, r, index, size, owner, used, role_of)

@@ -147,7 +147,7 @@ def _route_path(sides: tuple[int, ...], end: Point) -> str:
 def anchors(tile: TileType, r: int, edition: Edition | None = None) -> list[Point]:
     """Where each feature's figure stands on the tile turned ``r`` quarter turns."""
     o = tile.orientations[r]
-    has_centre = tile.planet >= 0
+    has_centre = tile.centre >= 0
     role_of = roles(edition or edition_of(tile))
     found: list[Point] = []
     for f in tile.features:
@@ -180,7 +180,7 @@ def tile_fragment(tile: TileType, r: int, edition: Edition | None = None) -> str
     out = [look.svg_ground]
     routes = [f for f in tile.features if role_of.get(f.kind) == "path"]
     fields = [f for f in tile.features if role_of.get(f.kind) == "area"]
-    has_centre = tile.planet >= 0
+    has_centre = tile.centre >= 0
     hub = has_centre or len(routes) >= 3
     for f in routes:
         sides = o.feature_sides[f.index]
@@ -192,7 +192,7 @@ def tile_fragment(tile: TileType, r: int, edition: Edition | None = None) -> str
         shape, quarters = _field_shape(o.feature_sides[f.index])
         out.append(_kind_svg(look, f.kind, _path(shape, quarters)))
     if has_centre:
-        centre = tile.features[tile.planet]
+        centre = tile.features[tile.centre]
         out.append(_kind_svg(look, centre.kind, ""))
         if centre.name and look.svg_name:
             out.append(look.svg_name.format(name=xml_text(centre.name)))
@@ -267,7 +267,7 @@ def keep_out(tile: TileType, r: int, edition: Edition | None = None
              ) -> tuple[tuple[Box, ...], tuple[Box, ...]]:
     """What figures on the tile must not cover (the centre feature's name), and what they had
     better not (the symbols)."""
-    name = tile.features[tile.planet].name if tile.planet >= 0 else None
+    name = tile.features[tile.centre].name if tile.centre >= 0 else None
     hard = (name_box(name),) if name else ()
     soft = tuple((x - 8, y - 8, x + 8, y + 8) for _, (x, y) in symbol_points(tile, r, edition))
     return hard, soft

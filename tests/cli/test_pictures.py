@@ -56,7 +56,7 @@ def test_the_board_svg_is_xml_with_a_titled_group_per_tile_and_every_meeple():
     assert [m.find(f"{SVG}title").text for m in marks] == [
         f"last placement ({state.placed_at[0]}, {state.placed_at[1]})"]
     names = {t.text for t in root.iter(f"{SVG}text") if t.get("class") == "planet-name"}
-    on_board = {p.tile.features[p.tile.planet].name for p in state.board.values() if p.tile.planet >= 0}
+    on_board = {p.tile.features[p.tile.centre].name for p in state.board.values() if p.tile.centre >= 0}
     assert names == on_board and len(names) >= 3
     symbols = [u for tile in tiles for u in tile.iter(f"{SVG}use") if u.get("href", "").startswith("#sym-")]
     assert len(symbols) == sum(1 for p in state.board.values() for f in p.tile.features if f.symbol)
