@@ -223,15 +223,15 @@ def placeable(state: GameState, tile: TileType) -> bool:
     return not state.groups.keys().isdisjoint(tile.fitting)
 
 
-def planets_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
-    """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3): the centre
-    feature the edition lets meeples attack from around it."""
+def attackable_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
+    """Cells around (x, y), N then clockwise, whose tile has a centre feature the edition lets
+    figures attack from around it (``Edition.attack``)."""
     board = state.board
     return [cell for cell in state.centres_near.get((x, y), ()) if board[cell].tile.attackable]
 
 
 def centres_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
-    """Cells around (x, y), N then clockwise, whose tile has a planet or a cloister."""
+    """Cells around (x, y), N then clockwise, whose tile has a centre feature."""
     return list(state.centres_near.get((x, y), ()))
 
 

@@ -75,6 +75,7 @@ class Classic(Edition):
     symbols = "pennants"
     roles = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}  # CL-4
     look = LOOK
+    take_back_mark = "festival symbol"  # CL-7
     vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")
     tileset = "classic"
     score_columns = {"farm": "farms"}

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Never, NoReturn
 
 from meeple.engine.board import (
+    attackable_around,
     fitting_groups,
     placements,
-    planets_around,
     touched_sides,
 )
 from meeple.engine.commands import (
@@ -185,9 +185,9 @@ def legal_targets(state: GameState) -> list[str]:
             targets.append(target)
     attack = state.edition.attack
     if attack is not None:
-        planets = planets_around(state, x, y)
-        if planets:
-            targets.extend(str(Target(attack, None, cell)) for cell in planets)
+        cells = attackable_around(state, x, y)
+        if cells:
+            targets.extend(str(Target(attack, None, cell)) for cell in cells)
     return targets
 
 
@@ -259,8 +259,8 @@ def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] |
     cells = state.planet_cells
     if seen < len(cells):
         for cell in {(px - dx, py - dy) for px, py in cells[seen:] for dx, dy in AROUND}:
-            index[cell] = tuple(str(Target(attack, None, planet))  # N then clockwise
-                                for planet in planets_around(state, *cell))
+            index[cell] = tuple(str(Target(attack, None, centre))  # N then clockwise
+                                for centre in attackable_around(state, *cell))
         state.attack_memo = (len(cells), index)
     return index
 
@@ -275,7 +275,7 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
     if cell is not None and cell != (x, y):
-        if name != edition.attack or cell not in planets_around(state, x, y):
+        if name != edition.attack or cell not in attackable_around(state, x, y):
             raise IllegalMove(f"there is no {name} at ({cell[0]}, {cell[1]}) among "
                               f"the 8 tiles around ({x}, {y})",
                               rule=edition.rule("attack"), legal=_targets_hint(state))
@@ -320,7 +320,7 @@ def _check_figure(state: GameState, name: str) -> None:
     left = state.reserve[colour]
     if left[name]:
         return
-    back = ", or take a follower back" if _festival(state) else ""
+    back = f", or take a {noun} back" if _may_take_back(state) else ""
     if len(kinds) == 1:
         raise IllegalMove(f"{colour} has no {noun} left in supply",
                           rule=edition.rule("reserve"), legal="skip" + back)
@@ -340,15 +340,16 @@ def _take_back_rule(state: GameState) -> str:
     return state.edition.rules.get("take-back") or state.rule("meeple")
 
 
-def _festival(state: GameState) -> bool:
-    """Whether the tile just placed carries the festival symbol (CL-7)."""
+def _may_take_back(state: GameState) -> bool:
+    """Whether the tile just placed carries the mark that lets a figure be taken back
+    (``Edition.take_back_mark``)."""
     return state.placed_at is not None and state.board[state.placed_at].tile.festival
 
 
 def followers_to_take_back(state: GameState) -> list[Spot]:
     """CL-7: where the player's followers stand, when the tile just placed is a festival
     tile; in the order they were placed."""
-    if not _festival(state):
+    if not _may_take_back(state):
         return []
     colour = state.player
     spot = state.realms.spot
@@ -360,11 +361,12 @@ def followers_to_take_back(state: GameState) -> list[Spot]:
 
 
 def _take_back(state: GameState, command: TakeBack) -> Event:
-    if not _festival(state):
+    if not _may_take_back(state):
         tile = state.board[state.placed_at].tile.id  # type: ignore[index]
-        raise IllegalMove(f"tile {tile} has no festival symbol: only after placing a festival "
-                          "tile may a follower be taken back", rule=_take_back_rule(state),
-                          legal="place a follower or skip")
+        edition = state.edition
+        raise IllegalMove(f"tile {tile} has no {edition.take_back_mark}: only after placing a "
+                          f"tile with one may a {edition.figure} be taken back",
+                          rule=_take_back_rule(state), legal=f"place a {edition.figure} or skip")
     name = Target.parse(command.target, state.edition).feature
     placed = state.board.get((command.x, command.y))
     if placed is not None:  # any name of the feature (an edge it reaches), as for a deploy
@@ -377,7 +379,8 @@ def _take_back(state: GameState, command: TakeBack) -> Event:
         if (spot.x, spot.y) == (command.x, command.y) and spot.feature == name:
             return MeepleTakenBack(seq=state.next_seq, player=state.player, spot=spot)
     mine = ", ".join(f"{s.x} {s.y} {s.feature}" for s in spots) or "none"
-    raise IllegalMove(f"{state.player} has no follower on {name} at ({command.x}, {command.y})",
+    raise IllegalMove(f"{state.player} has no {state.edition.figure} on {name} at "
+                      f"({command.x}, {command.y})",
                       rule=_take_back_rule(state), legal=f"{state.player}'s followers: {mine}")
 
 

@@ -123,6 +123,9 @@ class Edition:
     unplaceable: ClassVar[tuple[str, ...]] = ("discard",)
     #: the centre feature a meeple may attack from a tile around it (``planet@X,Y``), if any
     attack: ClassVar[str | None] = None
+    #: what the mark on a tile that lets a figure be taken back is called (``festival`` in a
+    #: tile set file), for messages
+    take_back_mark: ClassVar[str] = "take-back mark"
     #: what a figure is called on each kind of feature (e.g. a thief on a road)
     roles: ClassVar[dict[str, str]] = {}
     #: how its games are drawn and told

@@ -4,6 +4,7 @@ by an entry point in the group ``meeple.editions``, and the whole CLI run on it 
 
 import json
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from plugin_edition.outpost import Outpost
@@ -28,12 +29,13 @@ def _lines(path):
 
 def test_register_edition_takes_the_class_or_an_instance(monkeypatch):
     monkeypatch.delitem(EDITIONS, "outpost", raising=False)
+    not_an_edition: Any = object()
     edition = register_edition(Outpost)
     try:
         assert edition_named("outpost") is edition and repr(edition) == "<edition outpost>"
         assert register_edition(edition) is edition
         with pytest.raises(TypeError):
-            register_edition(object())  # type: ignore[arg-type]
+            register_edition(not_an_edition)
     finally:
         del EDITIONS["outpost"]
 
