@@ -20,7 +20,7 @@ import msgspec
 from meeple.cli.history import undone_seqs
 from meeple.cli.output import json_safe
 from meeple.cli.pictures.narrate import realm_name, tell
-from meeple.cli.pictures.svg import (
+from meeple.cli.pictures.svgtile import (
     HALO_WIDTH,
     LARGE,
     OUTLINE_WIDTH,
