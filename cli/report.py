@@ -351,7 +351,7 @@ def _plural(kind: str) -> str:
 
 def _side_labels(state: GameState) -> dict[str, str]:
     """How the score table names each side: a colour, or in the team variant the faction
-    with its players (``rebel (red, green)``, SW-8)."""
+    with its players (``rebel (red, green)`` in a team game)."""
     if not state.setup.team:
         return {side: side for side in state.scores}
     return {side: f"{side} ({', '.join(c for c in state.players if state.side_of[c] == side)})"

@@ -284,7 +284,7 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False,
 def game_tileset(edition: str | None, source: str | None,
                  expansions: Sequence[str] = ()) -> TileSetDef:
     """The tile set a new game is played with: a file or the edition's bundled set, with each
-    expansion's tiles added (La Fiesta, CL-7).
+    expansion's tiles added.
 
     :raises Failure: an unknown edition or expansion, or a set of another edition (exit 2).
     """

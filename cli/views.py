@@ -89,8 +89,7 @@ def moves(state: GameState) -> list[dict]:
 
 def score(state: GameState) -> dict:
     """The ``score --json`` document: each row also says its points as a ``formula``
-    (``5 tiles x 2 + 1 pennant x 2 = 12``), and a farm row the completed cities it counted
-    (CL-6): ``cities`` (how many) and ``counted_cities`` (each city's first spot and tiles)."""
+    (``5 tiles x 2 + 1 pennant x 2 = 12``), and a farm row the completed cities it counted: ``cities`` (how many) and ``counted_cities`` (each city's first spot and tiles)."""
     from meeple.engine import effective_events, formula, realm_extent
     from meeple.events.model import PointsScored
 

@@ -169,7 +169,7 @@ def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int]
 
 
 def legal_targets(state: GameState) -> list[str]:
-    """SW-4.2 / SW-4.3: the targets a meeple may take after the tile just placed."""
+    """The targets a meeple may take after the tile just placed."""
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
     realms = state.realms
@@ -192,7 +192,7 @@ def legal_targets(state: GameState) -> list[str]:
 
 
 def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tuple[str, ...]]]:
-    """Every legal placement (SW-3.1) with the meeple targets it allows (SW-4.2, SW-4.3, CL-4).
+    """Every legal placement with the meeple targets it allows.
 
     A feature is free when no realm it would join holds a meeple, counting realms it joins
     through another feature of the same tile (two fields of the tile that border one farm
@@ -246,7 +246,7 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
 
 
 def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] | None:
-    """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise (SW-4.3);
+    """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise;
     None where the edition has no attack. Kept in the state and brought up to date with the
     planets laid since (they are only ever added), so it costs each planet once."""
     attack = state.edition.attack
@@ -305,7 +305,7 @@ def _targets_hint(state: GameState) -> str:
 
 
 def _check_figure(state: GameState, name: str) -> None:
-    """SW-1.6 / SW-4.4 / CL-2: the figure exists in the edition and the player has one left."""
+    """The figure exists in the edition and the player has one left."""
     edition = state.edition
     noun = edition.figure
     kinds = edition.figures
@@ -347,7 +347,7 @@ def _may_take_back(state: GameState) -> bool:
 
 
 def followers_to_take_back(state: GameState) -> list[Spot]:
-    """CL-7: where the player's followers stand, when the tile just placed is a festival
+    """Where the player's followers stand, when the tile just placed is a festival
     tile; in the order they were placed."""
     if not _may_take_back(state):
         return []
@@ -389,7 +389,7 @@ def _skip(state: GameState, command: SkipMeeple) -> Event:
 
 
 def decide_draw(state: GameState, command: DrawTile) -> Event:
-    """Table mode (and sealed games before the reveal): a draw of a tile that is left (SW-1.1)."""
+    """Table mode (and sealed games before the reveal): a draw of a tile that is left."""
     tile = _tile_id(state, command.tile)
     if tile not in state.tileset.types:
         known = ", ".join(sorted(state.tileset.types))
@@ -412,7 +412,7 @@ def _tile_id(state: GameState, typed: str) -> str:
 
 
 def decide_roll(state: GameState, command: RollDice) -> Event:
-    """Table mode (and sealed games before the reveal): every side rolls its dice, 1 to 6 (SW-5.2)."""
+    """Table mode (and sealed games before the reveal): every side rolls its dice, 1 to 6."""
     battle = state.battle
     assert battle is not None
     given: dict[str, tuple[int, ...]] = {}

@@ -39,7 +39,7 @@ class Vocabulary(msgspec.Struct, frozen=True):
 
 class Figure(msgspec.Struct, frozen=True):
     """A kind of playing piece: its name in commands and logs, how many each player has, and
-    how much it weighs in a contested realm (SW-5.2: a large meeple rolls two dice)."""
+    how much it weighs in a contested realm (its ``strength``)."""
 
     name: str
     count: int
@@ -95,7 +95,7 @@ class Edition:
     colours: ClassVar[tuple[str, ...]]
     #: faction of each colour (empty where the game has none)
     factions: ClassVar[dict[str, str]] = {}
-    #: the kinds of figure each player has, the everyday one first (SW-1.6, CL-2)
+    #: the kinds of figure each player has, the everyday one first
     figures: ClassVar[tuple[Figure, ...]]
     #: what a figure is called
     figure: ClassVar[str]
@@ -119,7 +119,7 @@ class Edition:
     #: the team variant's rule id, or None where the game has none
     team_rule: ClassVar[str | None] = None
     #: what may become of a tile with no legal placement, the default first: ``discard``, and
-    #: ``reshuffle`` where the rules give it as an option (SW-3.2; CL-3 only removes it)
+    #: ``reshuffle`` where the rules give it as an option
     unplaceable: ClassVar[tuple[str, ...]] = ("discard",)
     #: the centre feature a meeple may attack from a tile around it (``planet@X,Y``), if any
     attack: ClassVar[str | None] = None
@@ -155,7 +155,7 @@ class Edition:
         return None
 
     def reserve(self) -> dict[str, int]:
-        """A player's figures at the start, by name (SW-1.6, CL-2)."""
+        """A player's figures at the start, by name."""
         return {figure.name: figure.count for figure in self.figures}
 
     def completed_points(self, realm: Realm) -> tuple[int, int, int]:
@@ -259,7 +259,7 @@ class Expansion:
 
 
 def sides_present(realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
-    """The sides holding meeples in a realm, in seating order (SW-5.1, SW-8.2, CL-5)."""
+    """The sides holding meeples in a realm, in seating order."""
     present = set()
     for colour, _, _ in realm.meeples:  # (a loop: a comprehension is a call of its own)
         present.add(side_of[colour])

@@ -2,9 +2,9 @@
 
 ``next_event(state)`` returns the one event the rules dictate from this state,
 or ``None`` when the game waits for a player (or is over). Folding it and
-asking again walks a turn through SW-3.2 (unplaceable tiles), SW-5 (battles),
-SW-6 (scoring), the end of the turn and SW-7 (end of game). In digital mode it
-also draws tiles and rolls dice from the seed (SW-5.6); in table mode those
+asking again walks a turn through unplaceable tiles, the edition's contests
+(``Edition.contest``), scoring, the end of the turn and the end of the game. In digital mode it
+also draws tiles and rolls dice from the seed; in table mode those
 are left to the players.
 """
 
@@ -89,7 +89,7 @@ def consequence(state: GameState) -> Event | None:
 
 
 def _set_aside(state: GameState, seq: int, tile: str) -> Event:
-    """SW-3.2: discard, or reshuffle when some tile left could still be placed."""
+    """Discard, or reshuffle when some tile left could still be placed."""
     types = state.tileset.types
     others = any(
         n and placeable(state, types[tid]) for tid, n in state.remaining.items()
@@ -104,7 +104,7 @@ def _set_aside(state: GameState, seq: int, tile: str) -> Event:
 
 
 def held_turn_realms(state: GameState) -> list[int]:
-    """SW-5.5: the realms touched by the placed tile that hold a meeple (no other battles or
+    """The realms touched by the placed tile that hold a meeple (no other battles or
     scores), by first edge N, E, S, W (inner fields after), then its planet or cloister, then
     the attacked planet; as union-find roots, each once."""
     assert state.placed_at is not None
@@ -136,7 +136,7 @@ def held_turn_realms(state: GameState) -> list[int]:
 
 
 def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
-    """SW-6.1: what may complete this turn and pay: the held turn realms ``roots``, then the
+    """What may complete this turn and pay: the held turn realms ``roots``, then the
     planets around that hold a meeple, N clockwise."""
     board = state.board
     realms = state.realms
@@ -215,7 +215,7 @@ def _final_queue(state: GameState) -> tuple[tuple[int, str, PointsScored], ...]:
 
 def _final(state: GameState, seq: int) -> Event | None:
     """SW-7.2 / CL-6 for each incomplete realm holding meeples (first placed first; classic
-    farms after every road, city and cloister), then the winners (SW-7.3). A sealed game's
+    farms after every road, city and cloister), then the winners. A sealed game's
     ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
     the game waits for them (``None``)."""
     queue = state.final_queue

@@ -19,7 +19,7 @@ STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
 #: (side, dx, dy) of each side's neighbour, N, E, S, W
 SIDE_STEPS = tuple((side, dx, dy) for side, (dx, dy) in enumerate(STEP))
 
-#: The 8 cells around a tile (SW-4.3), clockwise from north: N, NE, E, SE, S, SW, W, NW.
+#: The 8 cells around a tile, clockwise from north: N, NE, E, SE, S, SW, W, NW.
 AROUND = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 
 #: where each step of ``AROUND`` comes in that order

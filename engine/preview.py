@@ -1,7 +1,7 @@
 """What a placement would score at once, computed without laying the tile (for the greedy bot).
 
 It joins the new tile's features with the neighbouring realms in a small local
-union-find and applies SW-6.2 / SW-6.3 (CL-5) to the merged result. Realms that
+union-find and applies the edition's completion and scoring to the merged result. Realms that
 would need a battle count for nothing: their outcome is chance. Farms never
 complete, so they gain nothing at once.
 """

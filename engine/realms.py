@@ -1,12 +1,12 @@
 """Realms: routes, asteroid fields and planets; roads, cities, cloisters and fields
-(farms); tracked with union-find (SW-1.3, SW-6.2, CL-4 to CL-6).
+(farms); tracked with union-find.
 
 Every feature of a placed tile is a node. Connecting two features across an
 edge unites their realms; each realm, at its root, keeps its tiles, symbols
 (faction symbols, or pennants), the number of open edge-ends (a route, road,
 asteroid field or city is complete when it reaches 0, SW-6.2, CL-5), the
 meeples on it, the sides already paid for it, and for a farm the city nodes it
-borders (CL-6). Nothing here scans the board.
+borders. Nothing here scans the board.
 
 Copying is copy-on-write: a copy shares the ``Realm`` objects, and whichever side
 changes a realm first changes its own copy of it (``Realms.changing``), so copying a
@@ -51,7 +51,7 @@ class Realm(msgspec.Struct, gc=False):
     meeples: tuple[Meeple, ...] = ()
     #: sides already paid for this realm (completed, or at the end)
     paid: set[str] | None = None
-    #: a farm's bordering city nodes (CL-6)
+    #: a farm's bordering city nodes
     cities: set[int] | None = None
 
     @classmethod

@@ -12,7 +12,7 @@ from meeple.engine.state import GameState
 
 
 def complete(state: GameState, realm: Realm) -> bool:
-    """SW-6.2 / CL-5: a path or area with no open end left; a centre feature (planet,
+    """A path or area with no open end left; a centre feature (planet,
     cloister) with all 8 neighbours placed; a farm never."""
     vocabulary = state.tileset.vocabulary
     if realm.kind == vocabulary.centre:
@@ -24,12 +24,12 @@ def complete(state: GameState, realm: Realm) -> bool:
 
 
 def completed_points(state: GameState, realm: Realm) -> tuple[int, int, int]:
-    """(points, tiles, symbols) for a completed realm, as the edition scores it (SW-6.3, CL-5)."""
+    """(points, tiles, symbols) for a completed realm, as the edition scores it."""
     return state.edition.completed_points(realm)
 
 
 def final_points(state: GameState, realm: Realm) -> tuple[int, int, int]:
-    """(points, tiles, symbols) for an incomplete realm at the end (SW-7.2, CL-6)."""
+    """(points, tiles, symbols) for an incomplete realm at the end."""
     neighbours = 0
     if realm.kind == state.tileset.vocabulary.centre:
         (x, y), = realm.tiles
@@ -65,13 +65,13 @@ def held_roots(state: GameState) -> set[int]:
 
 def scorers(state: GameState, realm: Realm) -> list[str]:
     """Who scores a realm, in seating order, as the edition settles it: the one side left
-    after battles (SW-5, SW-6.1), or every side with the most followers (CL-5)."""
+    after battles, or every side with the most followers."""
     return state.edition.scorers(realm, state.side_of, state.sides)
 
 
 def projected(state: GameState) -> dict[str, int]:
     """The scores if the game ended now: every side's points plus what the end of the game
-    would pay it for the realms its figures hold (SW-7.2, CL-6), as ``_final`` pays them.
+    would pay it for the realms its figures hold, as ``_final`` pays them.
     A search's cheap evaluation of a position."""
     scores = dict(state.scores)
     data = state.realms.data

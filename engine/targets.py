@@ -29,7 +29,7 @@ _TARGET = re.compile(
 class Target(msgspec.Struct, frozen=True):
     """Where a meeple goes: a feature ``kind``, the edge or edge half it is named by
     (``where``, None for a centre feature), and for an attack the cell of the tile it is on
-    (``cell``, SW-4.3).
+    (``cell``, ``Edition.attack``).
 
     >>> from meeple.engine.editions import EDITIONS
     >>> Target.parse("route:e", EDITIONS["star-wars"])

@@ -1,4 +1,4 @@
-"""Tile sets: validation of a definition and its compiled, rotated form (SW-1.1 to SW-1.4, CL-1).
+"""Tile sets: validation of a definition and its compiled, rotated form.
 
 The file format is ``meeple.events.tileset.TileSetDef`` (documented in the
 README). ``compile_tileset`` checks it and precomputes, for every tile type and
@@ -72,7 +72,7 @@ class Oriented(msgspec.Struct, frozen=True):
     #: a feature holds, in port order
     side_ports: tuple[tuple[tuple[int, int], ...], ...] = ()
     #: the features but the centre one by the first side they reach as the tile lies, N, E,
-    #: S, W, inner ones last (the order SW-5.5 takes a turn's realms in)
+    #: S, W, inner ones last (the order a turn's realms are settled in)
     turn_order: tuple[int, ...] = ()
     #: what the tile shows an empty cell whose side ``side`` touches it, for each side of that
     #: cell: (a bit per port of the cell, this tile's feature there) for each feature of the
@@ -82,7 +82,7 @@ class Oriented(msgspec.Struct, frozen=True):
     free_memo: dict[int, tuple[str, ...]] = msgspec.field(default_factory=dict)
 
     def free(self, touching: int) -> tuple[str, ...]:
-        """The targets whose realm, once the tile lies, holds no meeple (SW-4.2, CL-4).
+        """The targets whose realm, once the tile lies, holds no meeple.
 
         ``touching`` says what touches the tile's ports, ``PORTS`` bits a field: the first
         field has a bit for each port that touches a realm holding a meeple; each further
@@ -137,8 +137,7 @@ def need_bits(side: int, code: int) -> int:
 
 def fit_table(orientations: tuple[Oriented, ...],
               codes: dict[str, int]) -> dict[int, tuple[int, ...]]:
-    """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it
-    (SW-3.1, CL-3): for each rotation, each non-empty set of its sides that neighbours touch."""
+    """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it: for each rotation, each non-empty set of its sides that neighbours touch."""
     table: dict[int, list[int]] = {}
     needs = [0] * 16  # by the bit set of the sides touched: each is a smaller set's need + one side
     for r, o in enumerate(orientations):
@@ -177,7 +176,7 @@ class TileType(msgspec.Struct):
     festival: bool = False
     #: frontier need -> the rotation indexes that fit it; needs absent fit no rotation
     fitting: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
-    #: whether a field of the tile borders a city (CL-6)
+    #: whether a field of the tile borders a city
     farms: bool = False
     #: ``fitting`` in degrees
     degrees: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
@@ -185,7 +184,7 @@ class TileType(msgspec.Struct):
     widths: dict[int, int] = msgspec.field(default_factory=dict)
     #: the most rotations that fit any need but the empty board's (``sample_placement``)
     most_rotations: int = 1
-    #: its centre feature is one the edition lets meeples attack from around it (SW-4.3)
+    #: its centre feature is one the edition lets meeples attack from around it
     attackable: bool = False
 
     def __post_init__(self) -> None:
@@ -283,7 +282,7 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
     """Check a tile set definition and compile it; compiled sets are kept by content hash,
     so their placement memos stay warm across games.
 
-    :raises TileSetError: naming the tile and what is inconsistent (SW-1.1 to SW-1.4).
+    :raises TileSetError: naming the tile and what is inconsistent.
     """
     sha = content_hash(definition)
     cached = _COMPILED.get(sha)

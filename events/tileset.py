@@ -1,4 +1,4 @@
-"""Tile set definitions as data: the format a tile set file is written in (SW-1.1).
+"""Tile set definitions as data: the format a tile set file is written in.
 
 A tile set is recorded in full in every ``game_started`` event, so a log
 replays without outside data. This module only describes the shape of the
@@ -67,7 +67,7 @@ class TileDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     note: str | None = None
     #: classic: the tile shows a cloister (agrees with its cloister feature)
     cloister: bool = False
-    #: La Fiesta: the tile carries the festival symbol (CL-7)
+    #: La Fiesta: the tile carries the festival symbol
     festival: bool = False
     sources: tuple[str, ...] = ()
     status: str | None = None
