@@ -27,7 +27,7 @@ class SkipMeeple(msgspec.Struct, frozen=True):
 
 
 class TakeBack(msgspec.Struct, frozen=True):
-    """CL-7 (La Fiesta): after placing a festival tile, take back one of your followers
+    """After placing a tile that lets one (``Edition.take_back_mark``), take back a figure
     standing on ``target`` of the tile at (x, y)."""
 
     x: int

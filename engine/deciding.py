@@ -195,10 +195,10 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
     """Every legal placement with the meeple targets it allows.
 
     A feature is free when no realm it would join holds a meeple, counting realms it joins
-    through another feature of the same tile (two fields of the tile that border one farm
-    are one farm once the tile lies). What the neighbours hold is looked up once per cell:
+    through another feature of the same tile (two fields of the tile that border one realm
+    are one realm once the tile lies). What the neighbours hold is looked up once per cell:
     the ports each neighbouring realm touches and a busy bit per port (the middle port of
-    each side in Star Wars, all three in the classic game, where fields hold the halves);
+    each side where paths hold the middle port, all three where fields hold the halves);
     each rotation's targets then come from ``Oriented.free``.
     """
     board = state.board
@@ -246,9 +246,10 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
 
 
 def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] | None:
-    """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise;
+    """For each cell next to an attackable centre feature, its ``KIND@X,Y`` targets, N then
+    clockwise;
     None where the edition has no attack. Kept in the state and brought up to date with the
-    planets laid since (they are only ever added), so it costs each planet once."""
+    centre features laid since (they are only ever added), so it costs each one once."""
     attack = state.edition.attack
     if attack is None:
         return None
@@ -347,8 +348,8 @@ def _may_take_back(state: GameState) -> bool:
 
 
 def followers_to_take_back(state: GameState) -> list[Spot]:
-    """Where the player's followers stand, when the tile just placed is a festival
-    tile; in the order they were placed."""
+    """Where the player's figures stand, when the tile just placed lets one be taken back;
+    in the order they were placed."""
     if not _may_take_back(state):
         return []
     colour = state.player

@@ -50,7 +50,7 @@ class Look(msgspec.Struct, frozen=True, kw_only=True):
     """How an edition's games are drawn and told: data the pictures (``meeple.cli.pictures``)
     render, keyed by the edition's feature kinds, symbols and scoring reasons."""
 
-    #: what a realm of each kind is called in sentences (``the farm at ...``)
+    #: what a realm of each kind is called in sentences (``the road at ...``)
     realm_words: dict[str, str] = {}
     #: what each kind is called in a legend
     legend_words: dict[str, str] = {}
@@ -99,7 +99,7 @@ class Edition:
     figures: ClassVar[tuple[Figure, ...]]
     #: what a figure is called
     figure: ClassVar[str]
-    #: what the symbols on its tiles that add points are called (faction symbols, pennants)
+    #: what the symbols on its tiles that add points are called
     symbols: ClassVar[str] = "symbols"
     #: the symbols its tile set files may give a feature (``symbol``)
     tile_symbols: ClassVar[tuple[str, ...]] = ()
@@ -121,7 +121,7 @@ class Edition:
     #: what may become of a tile with no legal placement, the default first: ``discard``, and
     #: ``reshuffle`` where the rules give it as an option
     unplaceable: ClassVar[tuple[str, ...]] = ("discard",)
-    #: the centre feature a meeple may attack from a tile around it (``planet@X,Y``), if any
+    #: the centre feature a figure may attack from a tile around it (``KIND@X,Y``), if any
     attack: ClassVar[str | None] = None
     #: what the mark on a tile that lets a figure be taken back is called (``festival`` in a
     #: tile set file), for messages
@@ -164,7 +164,7 @@ class Edition:
 
     def final_points(self, realm: Realm, neighbours: int) -> tuple[int, int, int]:
         """(points, tiles, symbols) for an incomplete realm at the end; ``neighbours`` is the
-        number of tiles around a centre feature (planet, cloister)."""
+        number of tiles around a centre feature."""
         raise NotImplementedError
 
     def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:

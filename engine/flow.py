@@ -105,8 +105,8 @@ def _set_aside(state: GameState, seq: int, tile: str) -> Event:
 
 def held_turn_realms(state: GameState) -> list[int]:
     """The realms touched by the placed tile that hold a meeple (no other battles or
-    scores), by first edge N, E, S, W (inner fields after), then its planet or cloister, then
-    the attacked planet; as union-find roots, each once."""
+    scores), by first edge N, E, S, W (inner fields after), then its centre feature, then the
+    attacked one (``Edition.attack``); as union-find roots, each once."""
     assert state.placed_at is not None
     placed = state.board[state.placed_at]
     nodes = placed.nodes
@@ -137,7 +137,7 @@ def held_turn_realms(state: GameState) -> list[int]:
 
 def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     """What may complete this turn and pay: the held turn realms ``roots``, then the
-    planets around that hold a meeple, N clockwise."""
+    centre features around that hold a figure, N clockwise."""
     board = state.board
     realms = state.realms
     parent = realms.parent
@@ -214,8 +214,8 @@ def _final_queue(state: GameState) -> tuple[tuple[int, str, PointsScored], ...]:
 
 
 def _final(state: GameState, seq: int) -> Event | None:
-    """SW-7.2 / CL-6 for each incomplete realm holding meeples (first placed first; classic
-    farms after every road, city and cloister), then the winners. A sealed game's
+    """The end of the game: each payment of ``_final_queue`` (the edition's final scoring,
+    stage by stage), then the winners. A sealed game's
     ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
     the game waits for them (``None``)."""
     queue = state.final_queue

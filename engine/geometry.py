@@ -4,7 +4,7 @@ Sides are numbered N=0, E=1, S=2, W=3. Rotation is clockwise in quarter turns:
 rotating by 90 degrees moves what was on N to E. Each side has three ports,
 left, middle and right as seen from the tile's centre looking out through it,
 numbered ``side * 3 + position``; a route uses the middle port, an asteroid
-field all three (classic fields will use the left and right ones).
+field all three (fields use the left and right ones).
 """
 
 from __future__ import annotations

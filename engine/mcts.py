@@ -41,7 +41,7 @@ LEAD_SCALE = 20.0
 
 def move_options(state: GameState) -> list[Command]:
     """The moves a search considers: every legal placement; then every figure on every free
-    target, skipping, and after a festival tile taking a follower back.
+    target, skipping, and where the tile lets one, taking a figure back.
     The same as the legal moves, in a fixed order."""
     waiting = awaiting(state)
     if waiting == "place":

@@ -12,8 +12,8 @@ from meeple.engine.state import GameState
 
 
 def complete(state: GameState, realm: Realm) -> bool:
-    """A path or area with no open end left; a centre feature (planet,
-    cloister) with all 8 neighbours placed; a farm never."""
+    """A path or area with no open end left; a centre feature with all 8 neighbours placed;
+    a field never."""
     vocabulary = state.tileset.vocabulary
     if realm.kind == vocabulary.centre:
         (x, y), = realm.tiles

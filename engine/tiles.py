@@ -137,7 +137,8 @@ def need_bits(side: int, code: int) -> int:
 
 def fit_table(orientations: tuple[Oriented, ...],
               codes: dict[str, int]) -> dict[int, tuple[int, ...]]:
-    """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it: for each rotation, each non-empty set of its sides that neighbours touch."""
+    """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it:
+    for each rotation, each non-empty set of its sides that neighbours touch."""
     table: dict[int, list[int]] = {}
     needs = [0] * 16  # by the bit set of the sides touched: each is a smaller set's need + one side
     for r, o in enumerate(orientations):

@@ -23,7 +23,7 @@ MAX_FIGURE = 40
 #: the longest player name, in characters
 MAX_NAME = 100
 
-#: Star Wars colours, then the classic box's blue and yellow
+#: the colours of the bundled editions' boxes (an edition says which of them it plays with)
 Colour = Literal["red", "green", "black", "white", "orange", "blue", "yellow"]
 #: an edition's name: any registered edition (``meeple.engine.register_edition``); the set-up
 #: check refuses one that is not installed
@@ -123,8 +123,8 @@ class Event(
 class GameStarted(Event, tag="game_started", kw_only=True, frozen=True):
     """Set-up: everything needed to replay the game without outside data.
 
-    ``seed`` is the random seed in digital mode (draws and dice come from it,
-    SW-5.6); in table mode it is null and players enter draws and dice. A
+    ``seed`` is the random seed in digital mode (draws and dice come from it);
+    in table mode it is null and players enter draws and dice. A
     *sealed* digital game records only ``seed_sha256``, the SHA-256 of the seed,
     whose holder keeps the seed aside; ``game_ended`` reveals it.
     """
@@ -173,8 +173,8 @@ class TilePlaced(Event, tag="tile_placed", kw_only=True, frozen=True):
 class MeeplePlaced(Event, tag="meeple_placed", kw_only=True, frozen=True):
     """A player places a meeple from reserve on ``target``.
 
-    ``target`` uses the command-line syntax: ``route:E``, ``asteroid:N``,
-    ``planet`` (the placed tile's planet) or ``planet@X,Y`` (an attack, SW-4.3).
+    ``target`` uses the command-line syntax of the edition's kinds, for example
+    ``route:E``, ``asteroid:N``, ``planet`` (the placed tile's) or ``planet@X,Y`` (an attack).
     """
 
     player: Colour
@@ -204,11 +204,11 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
 class PointsScored(Event, tag="points_scored", kw_only=True, frozen=True):
     """Points for a side, with the reason and the rule that gives them.
 
-    ``realm`` for a completed realm, ``final`` for an incomplete one
-    at the end, ``tie`` for a tied top roll, ``defeat`` for a
-    side that lost a battle, ``farm`` for a farm at the end.
-    ``tiles``, ``symbols`` (faction symbols, or pennants in the classic game), ``dice``
-    and ``cities`` (the completed cities a farm borders) are the breakdown.
+    ``realm`` for a completed realm, ``final`` for an incomplete one at the end, ``tie``
+    for a tied top roll and ``defeat`` for a side that lost a battle; an edition's own
+    rules may pay for reasons of their own (e.g. a field's completed neighbours at the
+    end). ``tiles``, ``symbols``, ``dice`` and ``cities`` (the completed areas a field
+    borders) are the breakdown.
     """
 
     side: str
@@ -223,8 +223,8 @@ class PointsScored(Event, tag="points_scored", kw_only=True, frozen=True):
 
 
 class MeepleTakenBack(Event, tag="meeple_taken_back", kw_only=True, frozen=True):
-    """La Fiesta: after placing a festival tile, a player takes one of their own
-    followers on the board back to their supply instead of placing one."""
+    """After placing a tile that lets one (an expansion's rule), a player takes one of
+    their own figures on the board back to their supply instead of placing one."""
 
     player: Colour
     spot: Spot
