@@ -5,11 +5,10 @@ README). ``compile_tileset`` checks it and precomputes, for every tile type and
 rotation, the edge kinds, which feature holds each port, and the canonical
 meeple target of each feature, so placement and realm tracking are lookups.
 
-Both editions share one model. Each side has three ports, left, middle and
-right: a path (Star Wars route, classic road) holds the middle port, an area
-(asteroid field, city) all three, a classic field the left or right half of a
-side (``Nw`` is the west half of the north side); a centre feature (planet,
-cloister) and an inner field hold none.
+Every edition shares one model. Each side has three ports, left, middle and
+right: a path holds the middle port, an area all three, a field the left or right
+half of a side (``Nw`` is the west half of the north side); a centre feature and an
+inner field hold none.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ BUNDLED_SHA256 = {
 }
 
 
-#: port index of each classic edge half: side * 3 + position (0 left, 2 right, seen from inside)
+#: port index of each edge half a field may hold: side * 3 + position (0 left, 2 right, seen from inside)
 HALF_PORTS = {"Nw": 0, "Ne": 2, "En": 3, "Es": 5, "Se": 6, "Sw": 8, "Ws": 9, "Wn": 11}
 PORT_HALVES = {port: name for name, port in HALF_PORTS.items()}
 
@@ -155,8 +154,7 @@ def fit_table(orientations: tuple[Oriented, ...],
 
 def probe_positions(vocabulary: Vocabulary) -> tuple[int, ...]:
     """The port positions whose neighbours decide whether a feature is free: the middle one
-    in Star Wars (routes and fields both hold it), all three in the classic game (fields
-    hold the halves)."""
+    in an edition without fields, all three in one with fields (they hold the halves)."""
     return (1,) if vocabulary.field is None else (0, 1, 2)
 
 
@@ -323,7 +321,8 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
                 raise TileSetError(f"{where}: 'cloister' is {str(tile.cloister).lower()} but the "
                                    "tile has " + ("a" if centre >= 0 else "no") + " cloister "
                                    "feature", rule=rule)
-            raise TileSetError(f"{where}: 'cloister' belongs to classic tile sets", rule=rule)
+            raise TileSetError(f"{where}: 'cloister' belongs to tile sets of an edition with "
+                               "fields", rule=rule)
         orientations = tuple(_orient(feats, edges, r, vocabulary, codes) for r in ROTATIONS)
         types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
                                   centre, tile.festival,
@@ -340,7 +339,7 @@ def _features(tile, edges: tuple[str, ...], edition: Edition, where: str) -> lis
     """Check a tile's features against its edges and the edition's words, and build them."""
     vocabulary = edition.vocabulary
     rule = vocabulary.rule
-    classic = vocabulary.field is not None
+    fields = vocabulary.field is not None
     features = []
     covered: dict[int, int] = {}
     halves: dict[int, int] = {}
@@ -350,15 +349,17 @@ def _features(tile, edges: tuple[str, ...], edition: Edition, where: str) -> lis
         if fd.kind not in vocabulary.kinds:
             raise TileSetError(f"{fwhere}: unknown kind", rule=rule,
                                legal="kinds are " + ", ".join(vocabulary.kinds))
-        if classic and (fd.symbol is not None or fd.name is not None):
-            raise TileSetError(f"{fwhere}: classic tiles carry pennants, not symbols or names",
+        if fields and (fd.symbol is not None or fd.name is not None):
+            raise TileSetError(f"{fwhere}: tiles of an edition with fields carry pennants, not "
+                               "symbols or names",
                                rule=rule)
         if fd.symbol is not None and fd.symbol not in edition.tile_symbols:
             raise TileSetError(f"{fwhere}: unknown symbol {fd.symbol!r}",
                                rule=edition.rules.get("symbols", rule),
                                legal="symbols are " + (", ".join(edition.tile_symbols) or "none"))
-        if fd.pennant and fd.kind != vocabulary.area or not classic and fd.pennant:
-            raise TileSetError(f"{fwhere}: only a classic city carries a pennant", rule=rule)
+        if fd.pennant and fd.kind != vocabulary.area or not fields and fd.pennant:
+            raise TileSetError(f"{fwhere}: only an area of an edition with fields carries a "
+                               "pennant", rule=rule)
         if fd.kind != vocabulary.field and (fd.ports or fd.cities):
             raise TileSetError(f"{fwhere}: only a field has ports and cities", rule=rule)
         sides = []
@@ -417,7 +418,7 @@ def _features(tile, edges: tuple[str, ...], edition: Edition, where: str) -> lis
         if kind not in (vocabulary.edges[0],) and side not in covered:
             raise TileSetError(f"{where}: edge {SIDES[side]} is {kind} but no feature "
                                "reaches it", rule=rule)
-    if classic:
+    if fields:
         for side, kind in enumerate(edges):
             for pos in (0, 2):
                 if kind != vocabulary.area and side * 3 + pos not in halves:
