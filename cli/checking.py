@@ -173,10 +173,8 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
         return report, 3
     report["head"] = log.head
     report["lines"] = len(log.events)
-    missing = missing_edition(log.events)
-    if missing is not None:
-        report["errors"].append({"line": 1, "seq": 0, "kind": "edition", "message": missing})
-        return report, 3
+    if (missing := missing_edition(log.events)) is not None:  # nothing to check it against
+        return report | {"errors": [{"line": 1, "seq": 0, "kind": "edition", "message": missing}]}, 3
     code = _verify(report, log, expected)
     if head is not None:
         found = head_report(log.hashes, head)

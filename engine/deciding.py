@@ -246,8 +246,7 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
 
 
 def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] | None:
-    """For each cell next to an attackable centre feature, its ``KIND@X,Y`` targets, N then
-    clockwise;
+    """For each cell next to an attackable centre, its ``KIND@X,Y`` targets, N then clockwise;
     None where the edition has no attack. Kept in the state and brought up to date with the
     centre features laid since (they are only ever added), so it costs each one once."""
     attack = state.edition.attack
@@ -336,14 +335,8 @@ def _check_figure(state: GameState, name: str) -> None:
                       legal=hint)
 
 
-def _take_back_rule(state: GameState) -> str:
-    """The rule id that lets a figure be taken back (an expansion's), or the figure rule."""
-    return state.edition.rules.get("take-back") or state.rule("meeple")
-
-
 def _may_take_back(state: GameState) -> bool:
-    """Whether the tile just placed carries the mark that lets a figure be taken back
-    (``Edition.take_back_mark``)."""
+    """Whether the tile just placed bears the mark that lets a figure be taken back."""
     return state.placed_at is not None and state.board[state.placed_at].tile.festival
 
 
@@ -364,10 +357,10 @@ def followers_to_take_back(state: GameState) -> list[Spot]:
 def _take_back(state: GameState, command: TakeBack) -> Event:
     if not _may_take_back(state):
         tile = state.board[state.placed_at].tile.id  # type: ignore[index]
-        edition = state.edition
-        raise IllegalMove(f"tile {tile} has no {edition.take_back_mark}: only after placing a "
-                          f"tile with one may a {edition.figure} be taken back",
-                          rule=_take_back_rule(state), legal=f"place a {edition.figure} or skip")
+        mark, noun = state.edition.take_back_mark, state.edition.figure
+        raise IllegalMove(f"tile {tile} has no {mark}: only after placing a tile with one may a "
+                          f"{noun} be taken back", rule=state.rule("take-back"),
+                          legal=f"place a {noun} or skip")
     name = Target.parse(command.target, state.edition).feature
     placed = state.board.get((command.x, command.y))
     if placed is not None:  # any name of the feature (an edge it reaches), as for a deploy
@@ -380,9 +373,9 @@ def _take_back(state: GameState, command: TakeBack) -> Event:
         if (spot.x, spot.y) == (command.x, command.y) and spot.feature == name:
             return MeepleTakenBack(seq=state.next_seq, player=state.player, spot=spot)
     mine = ", ".join(f"{s.x} {s.y} {s.feature}" for s in spots) or "none"
-    raise IllegalMove(f"{state.player} has no {state.edition.figure} on {name} at "
-                      f"({command.x}, {command.y})",
-                      rule=_take_back_rule(state), legal=f"{state.player}'s followers: {mine}")
+    raise IllegalMove(f"{state.player} has no {state.edition.figure} on {name} at ({command.x}, "
+                      f"{command.y})", rule=state.rule("take-back"),
+                      legal=f"{state.player}'s followers: {mine}")
 
 
 def _skip(state: GameState, command: SkipMeeple) -> Event:
@@ -433,8 +426,7 @@ def decide_roll(state: GameState, command: RollDice) -> Event:
                                  + ",".join(map(str, values)), rule=state.rule("dice"))
         if len(values) != battle.dice[side]:
             raise IllegalMove(f"{side} rolls {battle.dice[side]} dice in this battle, got "
-                              f"{len(values)}", rule=state.edition.rules.get("contest", state.rule("dice")),
-                              legal="sides rolling: "
+                              f"{len(values)}", rule=state.rule("contest"), legal="sides rolling: "
                               + _dice_wanted(battle))
         given[side] = tuple(values)
     missing = [s for s in battle.active if s not in given]

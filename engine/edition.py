@@ -142,9 +142,10 @@ class Edition:
         return bundled_bytes(self.tileset)
 
     def rule(self, role: str) -> str:
-        """The rule id of a shared rule in this edition: ``players``, ``place``, ``unplaceable``,
-        ``meeple``, ``target``, ``reserve``, ``tiles``, ``start``, ``chance``, ``complete``,
-        ``final``, ``end``, ``winners``."""
+        """The rule id of a shared rule in this edition: ``players``, ``place``, ``draw``,
+        ``unplaceable``, ``meeple``, ``target``, ``reserve``, ``tiles``, ``start``, ``chance``,
+        ``attack``, ``dice``, ``resolve``, ``contest``, ``take-back``, ``complete``, ``final``,
+        ``end``, ``winners`` (and ``symbols``, where its tiles carry any)."""
         return self.rules[role]
 
     def figure_named(self, name: str) -> Figure | None:

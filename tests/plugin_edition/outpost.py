@@ -52,7 +52,8 @@ class Outpost(Edition):
         "players": "OP-2", "place": "OP-3", "draw": "OP-3", "unplaceable": "OP-3",
         "meeple": "OP-4", "target": "OP-4", "reserve": "OP-2", "tiles": "OP-1",
         "start": "OP-1", "chance": "OP-3", "attack": "OP-4", "dice": "OP-5", "resolve": "OP-5",
-        "complete": "OP-6", "final": "OP-7", "end": "OP-7", "winners": "OP-7",
+        "complete": "OP-6", "final": "OP-7", "end": "OP-7", "winners": "OP-7", "contest": "OP-5",
+        "take-back": "OP-4",
     }
     target_syntax = "targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), beacon"
 
