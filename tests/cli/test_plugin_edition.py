@@ -73,6 +73,8 @@ def test_a_game_is_made_moved_and_read_back_by_every_command(outpost, tmp_path):
     assert "ok" in run("check", game).stdout
     replay = run("replay", game).stdout
     assert "Game over" in replay and "agent" in replay
+    shown = run_json("show", game)
+    assert {"scout", "captain"} <= set(shown["reserves"]["red"]) and shown["winners"]
     board = run("show", game, "--ascii").stdout
     assert "agents: r red, b blue; scout r b, captain R B" in board
     svg = tmp_path / "b.svg"
