@@ -227,7 +227,7 @@ def save(game: Game, events: list[Event]) -> str:
 
 def load_tileset(source: str | None, *, expansion_ok: bool = False,
                  data: bytes | None = None) -> TileSetDef:
-    """A bundled tile set by name (default ``star-wars``), or a tile set file by path.
+    """A bundled tile set by name (by default the default edition's), or a tile set file by path.
 
     The file is hostile until checked: only a regular file of at most 1 MiB (a game log line
     must hold it), per-field bounds, at most ``MAX_TILES`` tiles, no control characters.
