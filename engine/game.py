@@ -129,11 +129,11 @@ class Game:
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """The sides sharing the highest score once the game is over; empty before."""
+        """The sides sharing the highest score once the game is over (SW-7.3); empty before."""
         return tuple(self._state.winners or ())
 
     def reserve(self, colour: str) -> dict[str, int]:
-        """The figures ``colour`` has left, by kind: ``{"small": 4, "large": 1}``."""
+        """The figures ``colour`` has left, by kind: ``{"small": 4, "large": 1}`` (SW-1.6, CL-2)."""
         return dict(self._state.reserve[colour])
 
     def export(self) -> dict:
@@ -148,7 +148,7 @@ class Game:
         return legal_moves(self._state)
 
     def take_back_options(self) -> list[Spot]:
-        """Where the player may take a follower back, after placing a festival tile."""
+        """CL-7: where the player may take a follower back, after placing a festival tile."""
         return followers_to_take_back(self._state)
 
     # -- changing ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The state of a game, built from its ``game_started`` event.
+"""The state of a game, built from its ``game_started`` event (SW-1, SW-2, SW-8).
 
 A ``GameState`` is owned by whoever folds it: ``evolve`` updates it in place
 and returns it (or, for undo, a rebuilt one). ``meeple.engine.setup.start`` checks a
@@ -25,7 +25,7 @@ class Placed(msgspec.Struct, gc=False):
 
 
 class Battle(msgspec.Struct):
-    """A battle in progress over one realm."""
+    """A battle in progress over one realm (SW-5)."""
 
     root: int
     spot: Spot
@@ -129,7 +129,7 @@ class GameState:
         self.pile: list[str] = pile
         #: the game's edition: its data and the rules that differ between games
         self.edition: Edition = edition
-        #: a digital game: draws and dice come from the seed
+        #: a digital game: draws and dice come from the seed (SW-5.6)
         self.digital: bool = digital
         #: whether draws and dice can be computed here: an open seed, or a sealed one's secret,
         #: in a state that does not sample chance (``sampled``)
