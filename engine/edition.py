@@ -107,6 +107,9 @@ class Edition:
     vocabulary: ClassVar[Vocabulary]
     #: the bundled tile set's name
     tileset: ClassVar[str]
+    #: the content hash of its bundled set, and of each bundled combination with an expansion,
+    #: by the set's name: a set of that name with another hash shows as a modified copy
+    tileset_sha256: ClassVar[dict[str, str]] = {}
     #: what to say under a picture of the bundled set, when it is a reconstruction
     tileset_note: ClassVar[str | None] = None
     #: the column of the score table each scoring reason other than ``realm`` and ``final``

@@ -98,6 +98,7 @@ class StarWars(Edition):
     vocabulary = Vocabulary(("space", "route", "asteroid"), "route", "asteroid", "planet", None,
                             "SW-1.3")
     tileset = "star-wars"
+    tileset_sha256 = {"star-wars": "41ccdbfc9df8195c9d77cc070e4bb381a2668ec00069471501c6865f033500ec"}
     tileset_note = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
                     "the box was available); owners can enter their box in a tile set file and "
                     "pass --tileset FILE")

@@ -16,18 +16,24 @@ from __future__ import annotations
 import msgspec
 
 from meeple.engine.edition import Edition, Vocabulary
-from meeple.engine.editions import EditionNotInstalled, edition_named
+from meeple.engine.editions import EDITIONS, EditionNotInstalled, edition_named
 from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import FACING, ROTATIONS, SIDE_INDEX, SIDES, turned
 from meeple.events.tileset import TileSetDef, content_hash
 
-#: the content hash of each bundled tile set (and bundled combination): a set that carries one
-#: of these names with another hash is someone's modified copy, and is shown as one
-BUNDLED_SHA256 = {
-    "star-wars": "41ccdbfc9df8195c9d77cc070e4bb381a2668ec00069471501c6865f033500ec",
-    "classic": "396cd3d42b3d96a2c50cf15da7c7edf9bff1dd4ea73075fba0417b0a61d77c35",
-    "classic+la-fiesta": "f504511ac6153f5a47548368e730cb8535638273990cb565703194fe7b091a63",
-}
+#: the content hash of each tile set (and combination) the bundled editions pin
+#: (``Edition.tileset_sha256``)
+BUNDLED_SHA256 = {name: sha for e in EDITIONS.values() for name, sha in e.tileset_sha256.items()}
+
+
+def pinned_sha256(name: str) -> str | None:
+    """The content hash a registered edition pins for a set of this name: a set that carries
+    the name with another hash is someone's modified copy, and is shown as one."""
+    for edition in EDITIONS.values():
+        found = edition.tileset_sha256.get(name)
+        if found is not None:
+            return found
+    return None
 
 
 #: port index of each edge half a field may hold: side * 3 + position (0 left, 2 right, seen from inside)
@@ -207,7 +213,7 @@ class TileSet(msgspec.Struct):
         """The set's name as shown: a bundled name on other content reads as a modified copy
         (``star-wars (modified, sha256 1a2b3c4d5e6f)``)."""
         name = self.definition.name
-        bundled = BUNDLED_SHA256.get(name)
+        bundled = pinned_sha256(name)
         if bundled is not None and bundled != self.sha256:
             return f"{name} (modified, sha256 {self.sha256[:12]})"
         return name
