@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import shlex
 
-from meeple.cli.narrate import tell
 from meeple.cli.output import say
+from meeple.cli.pictures.narrate import tell
 from meeple.engine import GameState
 from meeple.events.model import BattleStarted, DiceRolled, Event, MeeplePlaced, PointsScored
 

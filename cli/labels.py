@@ -48,7 +48,7 @@ def rotation_number(degrees: int) -> int:
 
 def spots(state: GameState) -> dict[str, tuple[int, int, tuple[int, ...]]]:
     """Each legal cell of the tile in hand by label: (x, y, the rotations in degrees that fit
-    there), in reading order (SW-3.1, CL-3); empty unless a tile waits to be placed."""
+    there), in reading order; empty unless a tile waits to be placed."""
     if state.drawn is None or awaiting(state) != "place":
         return {}
     tile = state.tileset.types[state.drawn]
@@ -72,7 +72,7 @@ def parse_placement(state: GameState, text: str) -> tuple[int, int, int] | None:
 
     :raises InvalidCommand: a rotation number other than 1 to 4.
     :raises IllegalMove: no tile in hand, a cell that is no legal spot, or a rotation that does
-        not fit at that cell (SW-3.1, CL-3); the message lists what would be legal.
+        not fit at that cell; the message lists what would be legal.
     """
     shape = _SHAPE.fullmatch(text.strip())
     if shape is None or len(shape.group(1)) > _MAX_LETTERS:

@@ -46,7 +46,16 @@ from meeple.engine.deciding import (
     undoable,
 )
 from meeple.engine.edition import Edition, Expansion, Figure, Term, formula
-from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named, expansion_named
+from meeple.engine.editions import (
+    DEFAULT,
+    EDITIONS,
+    EXPANSIONS,
+    EditionNotInstalled,
+    edition_named,
+    expansion_named,
+    register_edition,
+    register_expansion,
+)
 from meeple.engine.errors import IllegalMove, InvalidCommand, RulesError, TileSetError
 from meeple.engine.flow import awaiting, awaiting_seed, next_event
 from meeple.engine.geometry import SIDES
@@ -110,6 +119,9 @@ __all__ = [
     "BOT_SYNTAX",
     "DEFAULT",
     "EDITIONS",
+    "EditionNotInstalled",
+    "register_edition",
+    "register_expansion",
     "EXPANSIONS",
     "PHASES",
     "SIDES",

@@ -34,4 +34,4 @@ class IllegalMove(RulesError):
 
 
 class TileSetError(InvalidCommand):
-    """A tile set definition that is not consistent (SW-1.1 to SW-1.4)."""
+    """A tile set definition that is not consistent."""
