@@ -17,7 +17,7 @@ import msgspec
 from meeple.cli.compare import diff, event_differences, read_expected, short_json
 from meeple.cli.output import emit_json, say, tell_error
 from meeple.cli.progress import progress
-from meeple.cli.store import Failure
+from meeple.cli.store import Failure, missing_edition
 from meeple.engine import verify
 from meeple.events import log as logfile
 from meeple.events.text import escaped
@@ -115,6 +115,8 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
         return report, 3
     report["head"] = log.head
     report["lines"] = len(log.events)
+    if (missing := missing_edition(log.events)) is not None:  # nothing to check it against
+        return report | {"errors": [{"line": 1, "seq": 0, "kind": "edition", "message": missing}]}, 3
     code = _verify(report, log, expected)
     if head is not None:
         found = head_report(log.hashes, head)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from meeple.cli.narrate import tell
 from meeple.cli.output import say
+from meeple.cli.pictures.narrate import tell
 from meeple.engine import GameState
 from meeple.events.model import BattleStarted, DiceRolled, Event, MeeplePlaced, PointsScored
 

@@ -56,8 +56,8 @@ def _bots_move(path: str, bots: dict[str, str], move_time: float, run: Run) -> N
 
 
 def _show(path: str, run: Run) -> None:
+    from meeple.cli.pictures.tilesheet import in_hand
     from meeple.cli.report import next_line
-    from meeple.cli.tilesheet import in_hand
 
     run(["show", path])
     state = _state(path)

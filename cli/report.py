@@ -7,27 +7,26 @@ import textwrap
 import msgspec
 
 from meeple.cli import views
-from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, say, write_file
+from meeple.cli.pictures.looks import BASE_REASON_WORDS
+from meeple.cli.pictures.narrate import take_back_rule, tell
 from meeple.cli.store import Failure
-from meeple.engine import Game, GameState, awaiting, awaiting_seed, export
+from meeple.engine import EDITIONS, Game, GameState, awaiting, awaiting_seed, export
 from meeple.events.log import short
 from meeple.events.model import Event, TurnEnded
 from meeple.events.text import escaped
 from meeple.events.tileset import TileSetDef
 
-RECONSTRUCTED = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
-                 "the box was available); owners can enter their box in a tile set file and "
-                 "pass --tileset FILE")
-#: the same note for a tile set file of one's own that says it is a reconstruction
+#: the note for a tile set file of one's own that says it is a reconstruction
 OWN_RECONSTRUCTED = ("this tile set is marked reconstructed: its tiles were not checked against "
                      "a box")
 
 
 def reconstructed_note(name: str) -> str:
-    """The note shown under a reconstructed tile set: the bundled one's, or a set's of one's
-    own (``name``: the set's name)."""
-    note = RECONSTRUCTED if name == "star-wars" else OWN_RECONSTRUCTED
+    """The note shown under a reconstructed tile set: a bundled one's (its edition's
+    ``tileset_note``), or a set's of one's own (``name``: the set's name)."""
+    note = next((e.tileset_note for e in EDITIONS.values() if e.tileset == name and e.tileset_note),
+                OWN_RECONSTRUCTED)
     return textwrap.fill(f"note: {note}", width=80, break_on_hyphens=False)
 
 
@@ -56,8 +55,9 @@ def next_line(state: GameState) -> str:
         back = followers_to_take_back(state)
         extra = ""
         if back:
-            extra = ", or take a follower back (`meeple take-back GAME X Y TARGET`: " + ", ".join(
-                f"{s.x} {s.y} {s.feature}" for s in back) + "; CL-7)"
+            extra = (f", or take a {state.edition.figure} back (`meeple take-back GAME X Y TARGET`: "
+                     + ", ".join(f"{s.x} {s.y} {s.feature}" for s in back)
+                     + f"; {take_back_rule(state.edition)})")
         what = state.edition.figure
         return f"Next: {who} may place a {what} (targets: {options}){extra} or skip"
     if waiting == "draw":
@@ -121,7 +121,7 @@ def print_status(path: str, state: GameState, head: str | None, as_json: bool) -
     say(f"  undo     {undo['steps']} step(s) ({undo['policy']}), redo {undo['redo']}")
     say(f"  head     {view['head_short']}  ({view['head']})")
     if awaiting(state) == "place":
-        from meeple.cli.tilesheet import in_hand
+        from meeple.cli.pictures.tilesheet import in_hand
 
         say(in_hand(state))
     say(next_line(state))
@@ -135,7 +135,7 @@ def print_moves(state: GameState, as_json: bool) -> None:
     waiting = awaiting(state)
     if waiting == "place":
         from meeple.cli.labels import rotation_number, spots
-        from meeple.cli.tilesheet import in_hand
+        from meeple.cli.pictures.tilesheet import in_hand
 
         say(in_hand(state))
         found = spots(state)
@@ -155,7 +155,7 @@ def print_moves(state: GameState, as_json: bool) -> None:
         targets = ", ".join(move["targets"]) or "none (skip)"
         say(f"{state.player} placed at ({move['x']}, {move['y']}); meeple targets: {targets}")
         if move.get("take_back"):
-            say("  or take back (CL-7): " + ", ".join(
+            say(f"  or take back ({take_back_rule(state.edition)}): " + ", ".join(
                 f"{s['x']} {s['y']} {s['feature']}" for s in move["take_back"]))
     else:
         say(f"no placement to make now: {next_line(state)}")
@@ -170,7 +170,7 @@ def _picture_note(state: GameState) -> str | None:
 
 
 def export_html(game: Game, path: str) -> None:
-    from meeple.cli.viewer import PageTooLarge, page_parts
+    from meeple.cli.pictures.viewer import PageTooLarge, page_parts
 
     try:
         parts = page_parts(game, note=_picture_note(game.state))
@@ -188,10 +188,10 @@ def _console():
 def print_board(game: Game, state: GameState, *, plain: bool, compact: bool,
                 as_json: bool, svg: str | None = None) -> None:
     """The board of ``game`` in ``state`` (its last, or one kept with ``StateAt``)."""
-    from meeple.cli.board import COMPACT, legend, pick_size, render, to_plain, to_rich
+    from meeple.cli.pictures.board import COMPACT, legend, pick_size, render, to_plain, to_rich
 
     if svg is not None:
-        from meeple.cli.svg import board_svg
+        from meeple.cli.pictures.svg import board_svg
 
         write_file(svg, board_svg(state, highlight=state.placed_at, note=_picture_note(state)),
                    "the board as SVG")
@@ -265,7 +265,7 @@ class TurnBoards:
     def __call__(self, event: Event, state: GameState) -> None:
         if not isinstance(event, TurnEnded) or not _between(event.seq, self.first, self.last):
             return
-        from meeple.cli.board import render, to_plain
+        from meeple.cli.pictures.board import render, to_plain
 
         self.turns += 1
         self.tiles += len(state.board)
@@ -323,27 +323,27 @@ def print_replay(game: Game, *, first: int | None, last: int | None,
             say(f"      head after line {event.seq + 1}: {hashes[event.seq]}")
 
 
-#: what each kind of scoring was for, as the score table says it
-_WHY = {"realm": "completed", "final": "at the end", "farm": "at the end", "defeat": "battle lost",
-        "tie": "battle tied"}
 
 
 def print_score(state: GameState, as_json: bool) -> None:
     """The score table: each scoring with its line, side, points, realm, formula and rule (a
-    farm's counted cities below it), then the points of each side by kind, with totals."""
+    scoring's counted cities below it), then the points of each side by kind, with totals."""
     view = views.score(state)
     if as_json:
         emit_json(view)
         return
     label = _side_labels(state)
+    look = state.edition.look
     say("Scores: " + "  ".join(f"{label[s]} {p}" for s, p in view["scores"].items()))
     rows = view["breakdown"]
     side_width = max([4] + [len(label[row["side"]]) for row in rows])
     table = []
     for row in rows:
         realm = row["realm"]
-        what = "farm" if row["reason"] == "farm" else row["kind"]
-        table.append((row, f"{what}, {_WHY[row['reason']]}",
+        reason = row["reason"]
+        what = look.reason_nouns.get(reason, row["kind"])
+        why = look.reason_words.get(reason) or BASE_REASON_WORDS.get(reason, reason)
+        table.append((row, f"{what}, {why}",
                       f"({realm['x']}, {realm['y']}) {realm['feature']}"))
     what_width = max([3] + [len(what) for _, what, _ in table])
     where_width = max([5] + [len(where) for _, _, where in table])
@@ -368,13 +368,11 @@ def print_score(state: GameState, as_json: bool) -> None:
 
 
 def _say_totals(state: GameState, view: dict, label: dict[str, str]) -> None:
-    """Points by side and kind, as a table: each completed kind, battles, farms, the end."""
+    """Points by side and kind, as a table: each completed kind, the edition's own columns
+    (``Edition.score_columns``), the end."""
     words = state.edition.vocabulary
     columns = [(_plural(kind), kind) for kind in (words.path, words.area, words.centre)]
-    if state.edition.contest == "battle":
-        columns.append(("battles", "battles"))
-    if words.field is not None:
-        columns.append(("farms", "farms"))
+    columns += [(title, title) for title in dict.fromkeys(state.edition.score_columns.values())]
     columns += [("at the end", "final"), ("total", "total")]
     width = max([4] + [len(label[side]) for side in view["totals"]])
     say("Points by kind:")
@@ -393,7 +391,7 @@ def _plural(kind: str) -> str:
 
 def _side_labels(state: GameState) -> dict[str, str]:
     """How the score table names each side: a colour, or in the team variant the faction
-    with its players (``rebel (red, green)``, SW-8)."""
+    with its players (``rebel (red, green)`` in a team game)."""
     if not state.setup.team:
         return {side: side for side in state.scores}
     return {side: f"{side} ({', '.join(c for c in state.players if state.side_of[c] == side)})"
@@ -401,12 +399,12 @@ def _side_labels(state: GameState) -> dict[str, str]:
 
 
 def print_tiles(definition: TileSetDef, as_json: bool, svg: str | None = None) -> None:
-    from meeple.cli.tilesheet import sheet
+    from meeple.cli.pictures.tilesheet import sheet
     from meeple.engine import compile_tileset
 
     tileset = compile_tileset(definition)
     if svg is not None:
-        from meeple.cli.svg import sheet_svg
+        from meeple.cli.pictures.svg import sheet_svg
 
         note = PICTURE_NOTE if tileset.status == "reconstructed" else None
         write_file(svg, sheet_svg(tileset, note=note), "the tile sheet as SVG")

@@ -14,6 +14,7 @@ import msgspec
 
 from meeple.engine import (
     DEFAULT,
+    EditionNotInstalled,
     Game,
     InvalidGame,
     RulesError,
@@ -130,6 +131,9 @@ def load(path: str, visit: Visit | None = None) -> Game:
     :raises Failure: a log whose moves break the rules (exit 1).
     """
     log = logfile.read(path)
+    missing = missing_edition(log.events)
+    if missing is not None:
+        raise Failure(f"{path}: {missing}", 3, legal="install the package that provides it")
     try:
         return Game.from_log(log, secret=read_secret(path, log.events), visit=visit)
     except InvalidGame as exc:
@@ -139,6 +143,18 @@ def load(path: str, visit: Visit | None = None) -> Game:
 def _invalid(path: str, exc: InvalidGame, then: str) -> Failure:
     rule = f" ({exc.rule})" if exc.rule else ""
     return Failure(f"{path}:{exc.line}: invalid game: {exc.message}{rule}; {then}")
+
+
+def missing_edition(events: Sequence[Event]) -> str | None:
+    """Why a log cannot be read here, when its ``game_started`` names an edition that no
+    registered edition and no installed package gives (``edition 'X' is not installed``)."""
+    first = events[0] if events else None
+    if isinstance(first, GameStarted):
+        try:
+            edition_named(first.edition)
+        except EditionNotInstalled as exc:
+            return exc.message
+    return None
 
 
 def load_valid_prefix(path: str, visit: Visit | None = None) -> tuple[Game, str | None]:
@@ -185,8 +201,9 @@ def _offset_of_line(data: bytes, line: int) -> int:
     return offset
 
 
-def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDef:
-    """A bundled tile set by name (default ``star-wars``), or a tile set file by path.
+def load_tileset(source: str | None, *, expansion_ok: bool = False,
+                 data: bytes | None = None) -> TileSetDef:
+    """A bundled tile set by name (by default the default edition's), or a tile set file by path.
 
     The file is hostile until checked: only a regular file of at most 1 MiB (a game log line
     must hold it), per-field bounds, at most ``MAX_TILES`` tiles, no control characters.
@@ -195,8 +212,10 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
     """
     if source == "":
         raise Failure("--tileset takes a tile set file; the name given is empty", 2)
-    name = source or "star-wars"
-    if name in shipped():
+    name = source or DEFAULT
+    if data is not None:
+        where = f"bundled tile set {name}"  # an edition's own file, given by the edition
+    elif name in shipped():
         data = bundled_bytes(name)
         where = f"bundled tile set {name}"  # decoded below with the same checks as a file
     else:
@@ -241,7 +260,7 @@ def load_tileset(source: str | None, *, expansion_ok: bool = False) -> TileSetDe
 def game_tileset(edition: str | None, source: str | None,
                  expansions: Sequence[str] = ()) -> TileSetDef:
     """The tile set a new game is played with: a file or the edition's bundled set, with each
-    expansion's tiles added (La Fiesta, CL-7).
+    expansion's tiles added.
 
     :raises Failure: an unknown edition or expansion, or a set of another edition (exit 2).
     """
@@ -249,7 +268,8 @@ def game_tileset(edition: str | None, source: str | None,
         chosen = edition_named(edition or DEFAULT)
     except RulesError as exc:
         raise Failure(str(exc), 2) from None
-    definition = load_tileset(chosen.tileset if source is None else source)
+    definition = load_tileset(chosen.tileset, data=chosen.tileset_file()) if source is None \
+        else load_tileset(source)
     if edition is not None and definition.edition != edition:
         raise Failure(f"{source}: a tile set of the {definition.edition} edition, not "
                       f"{edition}", 2)

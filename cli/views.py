@@ -89,27 +89,29 @@ def moves(state: GameState) -> list[dict]:
 
 def score(state: GameState) -> dict:
     """The ``score --json`` document: each row also says its points as a ``formula``
-    (``5 tiles x 2 + 1 pennant x 2 = 12``), and a farm row the completed cities it counted
-    (CL-6): ``cities`` (how many) and ``counted_cities`` (each city's first spot and tiles)."""
+    (``5 tiles x 2 + 1 symbol x 2 = 12``), and a row of a scoring that counted completed
+    cities (``PointsScored.cities``) those cities: ``cities`` (how many) and
+    ``counted_cities`` (each city's first spot and tiles)."""
     from meeple.engine import effective_events, formula, realm_extent
     from meeple.events.model import PointsScored
 
-    farms = {e.seq: e for e in effective_events(state)
-             if isinstance(e, PointsScored) and e.reason == "farm"}
+    counting = {e.seq: e for e in effective_events(state)
+                if isinstance(e, PointsScored) and e.cities}
     rows = breakdown(state)
     edition = state.edition
     for row in rows:
-        farm = farms.get(row["seq"])
+        counted = counting.get(row["seq"])
         row["formula"] = formula(edition.terms(row["reason"], row["kind"], row["tiles"],
                                                row["symbols"], row["dice"],
-                                               farm.cities if farm else 0))
-        if farm is not None:  # farms score at the end: the cities are as the board has them
-            row["cities"] = farm.cities
-            row["counted_cities"] = realm_extent(state, farm.realm)["cities"]
+                                               counted.cities if counted else 0))
+        if counted is not None:  # (scored at the end: the cities are as the board has them)
+            row["cities"] = counted.cities
+            row["counted_cities"] = realm_extent(state, counted.realm)["cities"]
     totals: dict[str, dict[str, int]] = {side: {} for side in state.scores}
+    columns = edition.score_columns
     for row in rows:
-        key = {"defeat": "battles", "tie": "battles", "final": f"final {row['kind']}",
-               "farm": "farms"}.get(row["reason"], row["kind"])
+        key = f"final {row['kind']}" if row["reason"] == "final" else \
+            columns.get(row["reason"], row["kind"])
         totals[row["side"]][key] = totals[row["side"]].get(key, 0) + row["points"]
     view: dict = {
         "scores": dict(state.scores),

@@ -14,7 +14,7 @@ below are meeple's own, kept reachable here for its CLI; they are not part of th
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from meeple.engine.check import Finding, Verdict, verify
+from meeple.engine.check import verify
 from meeple.engine.commands import (
     Command,
     DrawTile,
@@ -26,8 +26,16 @@ from meeple.engine.commands import (
     TakeBack,
     Undo,
 )
-from meeple.engine.edition import Edition, Expansion, Figure, Term
-from meeple.engine.editions import DEFAULT, EDITIONS, EXPANSIONS, edition_named
+from meeple.engine.edition import Edition, Expansion, Figure
+from meeple.engine.editions import (
+    DEFAULT,
+    EDITIONS,
+    EXPANSIONS,
+    EditionNotInstalled,
+    edition_named,
+    register_edition,
+    register_expansion,
+)
 from meeple.engine.errors import IllegalMove, InvalidCommand, InvalidGame, RulesError, TileSetError
 from meeple.engine.moves import Move
 from meeple.engine.state import GameState
@@ -61,6 +69,8 @@ if TYPE_CHECKING:
         sees_only_the_table,
     )
     from meeple.engine.check import (
+        Finding,
+        Verdict,
         command_of,
     )
     from meeple.engine.deciding import (
@@ -77,6 +87,7 @@ if TYPE_CHECKING:
         playout,
     )
     from meeple.engine.edition import (
+        Term,
         formula,
     )
     from meeple.engine.editions import (
@@ -159,6 +170,9 @@ _LAZY = {
     "play_move": "meeple.engine.detached",
     "playout": "meeple.engine.detached",
     "formula": "meeple.engine.edition",
+    "Term": "meeple.engine.edition",
+    "Finding": "meeple.engine.check",
+    "Verdict": "meeple.engine.check",
     "expansion_named": "meeple.engine.editions",
     "awaiting": "meeple.engine.flow",
     "awaiting_seed": "meeple.engine.flow",
@@ -210,9 +224,9 @@ __all__ = [
     "EDITIONS",
     "EXPANSIONS",
     "Edition",
+    "EditionNotInstalled",
     "Expansion",
     "Figure",
-    "Finding",
     "Game",
     "GameState",
     "IllegalMove",
@@ -227,11 +241,11 @@ __all__ = [
     "SkipMeeple",
     "TakeBack",
     "Target",
-    "Term",
     "TileSetError",
     "Undo",
-    "Verdict",
     "bot_named",
     "edition_named",
+    "register_edition",
+    "register_expansion",
     "verify",
 ]

@@ -247,7 +247,7 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
 
 
 def place_tile(state: GameState, x: int, y: int, r: int) -> None:
-    """Lay the drawn tile at (x, y) turned ``r`` quarter turns (trusted: SW-3.1 checked)."""
+    """Lay the drawn tile at (x, y) turned ``r`` quarter turns (trusted: checked before)."""
     state.next_memo = None
     lay(state, state.tileset.types[state.drawn], x, y, r)  # type: ignore[index]
     state.drawn = None
@@ -261,7 +261,7 @@ def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
 
 
 def place_meeple(state: GameState, colour: str, target: str, figure: str) -> None:
-    """``colour`` puts a figure on a target of the tile just placed (trusted: SW-4 checked)."""
+    """``colour`` puts a figure on a target of the tile just placed (trusted: checked before)."""
     state.next_memo = None
     if "@" in target:
         spot, attacked = resolve_target(state, target)
@@ -288,7 +288,7 @@ def _meeple_taken_back(state: GameState, event: MeepleTakenBack) -> None:
 
 
 def take_back(state: GameState, colour: str, spot: Spot) -> None:
-    """CL-7: ``colour`` takes a follower back from ``spot`` (trusted: checked before)."""
+    """``colour`` takes a follower back from ``spot`` (trusted: checked before)."""
     state.next_memo = None
     node = node_at(state, spot)
     realm = state.realms.changing(node)

@@ -1,4 +1,4 @@
-"""The board: laying tiles, legal placements (SW-3.1, CL-3) and meeple targets (SW-4.2, SW-4.3).
+"""The board: laying tiles, legal placements and meeple targets.
 
 The frontier maps every empty cell next to a placed tile to what its sides
 must match, a *need* (an int holding an edge kind's code per side, 0 where no
@@ -85,7 +85,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
     placed = board[xy] = Placed(tile, r, state.realms.add_tile(tile.features, xy, o.targets,
                                                                 joins))
     state.placements.append(xy)
-    if tile.planet >= 0:
+    if tile.centre >= 0:
         near = state.centres_near
         for at, cell in enumerate(around(x, y)):
             found = near.get(cell)
@@ -108,7 +108,7 @@ def _with_centre(cell: tuple[int, int], found: tuple[tuple[int, int], ...], xy: 
 
 
 def placements(state: GameState, tile: TileType) -> list[tuple[int, int, int]]:
-    """Every legal (x, y, rotation in degrees) for ``tile`` on this board (SW-3.1), in the
+    """Every legal (x, y, rotation in degrees) for ``tile`` on this board, in the
     order cells joined the frontier."""
     degrees = tile.degrees
     return [(x, y, d) for (x, y), need in state.frontier.items() if need in degrees
@@ -218,23 +218,23 @@ def sample_placement(state: GameState, tile: TileType, uniform: Callable[[], flo
 
 
 def placeable(state: GameState, tile: TileType) -> bool:
-    """Whether ``tile`` has at least one legal placement (SW-3.2): some frontier need is one
+    """Whether ``tile`` has at least one legal placement: some frontier need is one
     it fits. Costs at most the number of distinct needs (a few dozen), not the frontier."""
     return not state.groups.keys().isdisjoint(tile.fitting)
 
 
-def planets_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
-    """Cells around (x, y), N then clockwise, whose tile has a planet (SW-4.3): the centre
-    feature the edition lets meeples attack from around it."""
+def attackable_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
+    """Cells around (x, y), N then clockwise, whose tile has a centre feature the edition lets
+    figures attack from around it (``Edition.attack``)."""
     board = state.board
     return [cell for cell in state.centres_near.get((x, y), ()) if board[cell].tile.attackable]
 
 
 def centres_around(state: GameState, x: int, y: int) -> list[tuple[int, int]]:
-    """Cells around (x, y), N then clockwise, whose tile has a planet or a cloister."""
+    """Cells around (x, y), N then clockwise, whose tile has a centre feature."""
     return list(state.centres_near.get((x, y), ()))
 
 
 def neighbours_placed(state: GameState, x: int, y: int) -> int:
-    """How many of the 8 cells around (x, y) hold a tile (SW-6.2, SW-7.2)."""
+    """How many of the 8 cells around (x, y) hold a tile."""
     return sum(map(state.board.__contains__, around(x, y)))

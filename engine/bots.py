@@ -35,34 +35,41 @@ def _pick(state: GameState, what: str, n: int) -> int:
     return chance.below_bytes(state.seed.encode(), _STREAMS[what], state.next_seq, n)
 
 
+def _available(state: GameState) -> list[str]:
+    """The kinds of figure the player has left, in the edition's order (the everyday first)."""
+    left = state.reserve[state.player]
+    return [figure.name for figure in state.edition.figures if left.get(figure.name)]
+
+
 def random_move(state: GameState) -> Command:
     """A uniformly random legal placement (``nth_placement``: its cost follows the needs the
-    tile fits, not the frontier); then a meeple on a random target half the time (after a
-    festival tile, a follower taken back a quarter of the time, CL-7)."""
+    tile fits, not the frontier); then a figure on a random target half the time, of a kind
+    the edition's ``bot_figure`` picks (where a figure may be taken back, that a quarter of
+    the time)."""
     waiting = awaiting(state)
     if waiting == "place":
         tile = state.tileset.types[state.drawn]  # type: ignore[index]
         x, y, rotation = nth_placement(state, tile, functools.partial(_pick, state, "place"))
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
-        left = state.reserve[state.player]
-        small, large = left["small"], left.get("large", 0)
+        available = _available(state)
         mine = followers_to_take_back(state)
         if mine and _pick(state, "take-back", 4) == 0:
             spot = mine[_pick(state, "follower", len(mine))]
             return TakeBack(spot.x, spot.y, spot.feature)
-        targets = legal_targets(state) if small or large else []
+        targets = legal_targets(state) if available else []
         if not targets or _pick(state, "deploy", 2) == 0:
             return SkipMeeple()
         target = targets[_pick(state, "target", len(targets))]
-        use_large = bool(large) and (not small or _pick(state, "size", 4) == 0)
-        return PlaceMeeple(target, "large" if use_large else "small")
+        figure = state.edition.bot_figure(available, functools.partial(_pick, state, "size"))
+        return PlaceMeeple(target, figure)
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
 
 
 def greedy_move(state: GameState) -> Command:
-    """The placement and meeple choice with the best immediate score gain for the player's side,
-    ties broken by the seeded stream. Battles are left to chance and count for nothing."""
+    """The placement and figure choice with the best immediate score gain for the player's side,
+    ties broken by the seeded stream, with the everyday figure while one is left. Contests
+    are left to chance and count for nothing."""
 
     waiting = awaiting(state)
     if waiting == "place":
@@ -74,17 +81,15 @@ def greedy_move(state: GameState) -> Command:
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
 
-        left = state.reserve[state.player]
-        small = left["small"]
-        if not any(left.values()):
+        available = _available(state)
+        if not available:
             return SkipMeeple()
         options = [(meeple_gain(state, t), t) for t in legal_targets(state)]
         best = max((points for points, _ in options), default=0)
         if best <= 0:
             return SkipMeeple()
         targets = [t for points, t in options if points == best]
-        return PlaceMeeple(targets[_pick(state, "target", len(targets))],
-                           "small" if small else "large")
+        return PlaceMeeple(targets[_pick(state, "target", len(targets))], available[0])
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
 
 

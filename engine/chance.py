@@ -1,4 +1,4 @@
-"""The game's random stream: counter-based, from the seed through SHA-256 (SW-5.6, DESIGN.md).
+"""The game's random stream: counter-based, from the seed through SHA-256 (DESIGN.md).
 
 Every number is ``SHA-256(purpose, index, attempt, seed)`` read as an integer,
 so anyone holding the seed can recompute every draw and die, on any Python
@@ -41,7 +41,7 @@ def below_bytes(seed: bytes, purpose: bytes, index: int, n: int) -> int:
 
 
 def shuffled(seed: str, items: list[str]) -> list[str]:
-    """A Fisher-Yates shuffle of ``items`` driven by the ``shuffle`` stream (SW-2.1)."""
+    """A Fisher-Yates shuffle of ``items`` driven by the ``shuffle`` stream."""
     pile = list(items)
     seed_bytes = seed.encode()
     for i in range(len(pile) - 1, 0, -1):
@@ -55,5 +55,5 @@ def shuffled(seed: str, items: list[str]) -> list[str]:
 
 
 def die(seed: str, index: int) -> int:
-    """The ``index``-th die of the game, 1 to 6 (SW-5.6)."""
+    """The ``index``-th die of the game, 1 to 6."""
     return 1 + below(seed, "die", index, 6)

@@ -8,7 +8,7 @@ from meeple.engine.errors import InvalidCommand
 
 
 class PlaceTile(msgspec.Struct, frozen=True):
-    """SW-3.1: place the drawn tile at (x, y), turned ``rotation`` degrees clockwise."""
+    """Place the drawn tile at (x, y), turned ``rotation`` degrees clockwise."""
 
     x: int
     y: int
@@ -16,18 +16,18 @@ class PlaceTile(msgspec.Struct, frozen=True):
 
 
 class PlaceMeeple(msgspec.Struct, frozen=True):
-    """SW-4.1: place a meeple from reserve on ``target`` (see ``meeple.engine.targets``)."""
+    """Place a meeple from reserve on ``target`` (see ``meeple.engine.targets``)."""
 
     target: str
     figure: str = "small"
 
 
 class SkipMeeple(msgspec.Struct, frozen=True):
-    """SW-4.1: place no meeple this turn."""
+    """Place no meeple this turn."""
 
 
 class TakeBack(msgspec.Struct, frozen=True):
-    """CL-7 (La Fiesta): after placing a festival tile, take back one of your followers
+    """After placing a tile that lets one (``Edition.take_back_mark``), take back a figure
     standing on ``target`` of the tile at (x, y)."""
 
     x: int
@@ -36,13 +36,13 @@ class TakeBack(msgspec.Struct, frozen=True):
 
 
 class DrawTile(msgspec.Struct, frozen=True):
-    """Table mode: record the tile the player drew from the physical pile (SW-3.1)."""
+    """Table mode: record the tile the player drew from the physical pile."""
 
     tile: str
 
 
 class RollDice(msgspec.Struct, frozen=True):
-    """Table mode: record the physical dice of one battle round, by colour or side (SW-5.6)."""
+    """Table mode: record the physical dice of one battle round, by colour or side."""
 
     rolls: dict[str, tuple[int, ...]] = msgspec.field(default_factory=dict)
 

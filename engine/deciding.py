@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Never, NoReturn
 
 from meeple.engine.board import (
+    attackable_around,
     fitting_groups,
     placements,
-    planets_around,
     touched_sides,
 )
 from meeple.engine.commands import (
@@ -169,7 +169,7 @@ def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int]
 
 
 def legal_targets(state: GameState) -> list[str]:
-    """SW-4.2 / SW-4.3: the targets a meeple may take after the tile just placed."""
+    """The targets a meeple may take after the tile just placed."""
     x, y = state.placed_at  # type: ignore[misc]
     placed = state.board[(x, y)]
     realms = state.realms
@@ -185,20 +185,20 @@ def legal_targets(state: GameState) -> list[str]:
             targets.append(target)
     attack = state.edition.attack
     if attack is not None:
-        planets = planets_around(state, x, y)
-        if planets:
-            targets.extend(str(Target(attack, None, cell)) for cell in planets)
+        cells = attackable_around(state, x, y)
+        if cells:
+            targets.extend(str(Target(attack, None, cell)) for cell in cells)
     return targets
 
 
 def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tuple[str, ...]]]:
-    """Every legal placement (SW-3.1) with the meeple targets it allows (SW-4.2, SW-4.3, CL-4).
+    """Every legal placement with the meeple targets it allows.
 
     A feature is free when no realm it would join holds a meeple, counting realms it joins
-    through another feature of the same tile (two fields of the tile that border one farm
-    are one farm once the tile lies). What the neighbours hold is looked up once per cell:
+    through another feature of the same tile (two fields of the tile that border one realm
+    are one realm once the tile lies). What the neighbours hold is looked up once per cell:
     the ports each neighbouring realm touches and a busy bit per port (the middle port of
-    each side in Star Wars, all three in the classic game, where fields hold the halves);
+    each side where paths hold the middle port, all three where fields hold the halves);
     each rotation's targets then come from ``Oriented.free``.
     """
     board = state.board
@@ -246,9 +246,9 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
 
 
 def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] | None:
-    """For each cell next to a planet, its ``planet@X,Y`` targets, N then clockwise (SW-4.3);
+    """For each cell next to an attackable centre, its ``KIND@X,Y`` targets, N then clockwise;
     None where the edition has no attack. Kept in the state and brought up to date with the
-    planets laid since (they are only ever added), so it costs each planet once."""
+    centre features laid since (they are only ever added), so it costs each one once."""
     attack = state.edition.attack
     if attack is None:
         return None
@@ -259,8 +259,8 @@ def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] |
     cells = state.planet_cells
     if seen < len(cells):
         for cell in {(px - dx, py - dy) for px, py in cells[seen:] for dx, dy in AROUND}:
-            index[cell] = tuple(str(Target(attack, None, planet))  # N then clockwise
-                                for planet in planets_around(state, *cell))
+            index[cell] = tuple(str(Target(attack, None, centre))  # N then clockwise
+                                for centre in attackable_around(state, *cell))
         state.attack_memo = (len(cells), index)
     return index
 
@@ -275,7 +275,7 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
     if cell is not None and cell != (x, y):
-        if name != edition.attack or cell not in planets_around(state, x, y):
+        if name != edition.attack or cell not in attackable_around(state, x, y):
             raise IllegalMove(f"there is no {name} at ({cell[0]}, {cell[1]}) among "
                               f"the 8 tiles around ({x}, {y})",
                               rule=edition.rule("attack"), legal=_targets_hint(state))
@@ -305,7 +305,7 @@ def _targets_hint(state: GameState) -> str:
 
 
 def _check_figure(state: GameState, name: str) -> None:
-    """SW-1.6 / SW-4.4 / CL-2: the figure exists in the edition and the player has one left."""
+    """The figure exists in the edition and the player has one left."""
     edition = state.edition
     noun = edition.figure
     kinds = edition.figures
@@ -320,7 +320,7 @@ def _check_figure(state: GameState, name: str) -> None:
     left = state.reserve[colour]
     if left[name]:
         return
-    back = ", or take a follower back" if _festival(state) else ""
+    back = f", or take a {noun} back" if _may_take_back(state) else ""
     if len(kinds) == 1:
         raise IllegalMove(f"{colour} has no {noun} left in supply",
                           rule=edition.rule("reserve"), legal="skip" + back)
@@ -335,15 +335,15 @@ def _check_figure(state: GameState, name: str) -> None:
                       legal=hint)
 
 
-def _festival(state: GameState) -> bool:
-    """Whether the tile just placed carries the festival symbol (CL-7)."""
+def _may_take_back(state: GameState) -> bool:
+    """Whether the tile just placed bears the mark that lets a figure be taken back."""
     return state.placed_at is not None and state.board[state.placed_at].tile.festival
 
 
 def followers_to_take_back(state: GameState) -> list[Spot]:
-    """CL-7: where the player's followers stand, when the tile just placed is a festival
-    tile; in the order they were placed."""
-    if not _festival(state):
+    """Where the player's figures stand, when the tile just placed lets one be taken back;
+    in the order they were placed."""
+    if not _may_take_back(state):
         return []
     colour = state.player
     spot = state.realms.spot
@@ -355,11 +355,12 @@ def followers_to_take_back(state: GameState) -> list[Spot]:
 
 
 def _take_back(state: GameState, command: TakeBack) -> Event:
-    if not _festival(state):
+    if not _may_take_back(state):
         tile = state.board[state.placed_at].tile.id  # type: ignore[index]
-        raise IllegalMove(f"tile {tile} has no festival symbol: only after placing a festival "
-                          "tile may a follower be taken back", rule="CL-7",
-                          legal="place a follower or skip")
+        mark, noun = state.edition.take_back_mark, state.edition.figure
+        raise IllegalMove(f"tile {tile} has no {mark}: only after placing a tile with one may a "
+                          f"{noun} be taken back", rule=state.rule("take-back"),
+                          legal=f"place a {noun} or skip")
     name = Target.parse(command.target, state.edition).feature
     placed = state.board.get((command.x, command.y))
     if placed is not None:  # any name of the feature (an edge it reaches), as for a deploy
@@ -372,8 +373,9 @@ def _take_back(state: GameState, command: TakeBack) -> Event:
         if (spot.x, spot.y) == (command.x, command.y) and spot.feature == name:
             return MeepleTakenBack(seq=state.next_seq, player=state.player, spot=spot)
     mine = ", ".join(f"{s.x} {s.y} {s.feature}" for s in spots) or "none"
-    raise IllegalMove(f"{state.player} has no follower on {name} at ({command.x}, {command.y})",
-                      rule="CL-7", legal=f"{state.player}'s followers: {mine}")
+    raise IllegalMove(f"{state.player} has no {state.edition.figure} on {name} at ({command.x}, "
+                      f"{command.y})", rule=state.rule("take-back"),
+                      legal=f"{state.player}'s followers: {mine}")
 
 
 def _skip(state: GameState, command: SkipMeeple) -> Event:
@@ -381,7 +383,7 @@ def _skip(state: GameState, command: SkipMeeple) -> Event:
 
 
 def decide_draw(state: GameState, command: DrawTile) -> Event:
-    """Table mode (and sealed games before the reveal): a draw of a tile that is left (SW-1.1)."""
+    """Table mode (and sealed games before the reveal): a draw of a tile that is left."""
     tile = _tile_id(state, command.tile)
     if tile not in state.tileset.types:
         known = ", ".join(sorted(state.tileset.types))
@@ -404,7 +406,7 @@ def _tile_id(state: GameState, typed: str) -> str:
 
 
 def decide_roll(state: GameState, command: RollDice) -> Event:
-    """Table mode (and sealed games before the reveal): every side rolls its dice, 1 to 6 (SW-5.2)."""
+    """Table mode (and sealed games before the reveal): every side rolls its dice, 1 to 6."""
     battle = state.battle
     assert battle is not None
     given: dict[str, tuple[int, ...]] = {}
@@ -412,24 +414,24 @@ def decide_roll(state: GameState, command: RollDice) -> Event:
         who = who.lower()
         side = state.side_of.get(who, who)
         if side not in battle.dice:
-            raise InvalidCommand(f"{who!r} is not in this battle", rule="SW-5.3",
+            raise InvalidCommand(f"{who!r} is not in this battle", rule=state.rule("dice"),
                                  legal="sides rolling: " + _dice_wanted(battle))
         if side in given:
-            raise InvalidCommand(f"dice for {side} given twice", rule="SW-5.3")
+            raise InvalidCommand(f"dice for {side} given twice", rule=state.rule("dice"))
         if side not in battle.active:
-            raise IllegalMove(f"{side} has left this battle", rule="SW-5.3",
+            raise IllegalMove(f"{side} has left this battle", rule=state.rule("dice"),
                               legal="sides rolling: " + _dice_wanted(battle))
         if any(not 1 <= v <= 6 for v in values):
             raise InvalidCommand(f"dice of {side} must be 1 to 6, got "
-                                 + ",".join(map(str, values)), rule="SW-5.3")
+                                 + ",".join(map(str, values)), rule=state.rule("dice"))
         if len(values) != battle.dice[side]:
             raise IllegalMove(f"{side} rolls {battle.dice[side]} dice in this battle, got "
-                              f"{len(values)}", rule="SW-5.2", legal="sides rolling: "
+                              f"{len(values)}", rule=state.rule("contest"), legal="sides rolling: "
                               + _dice_wanted(battle))
         given[side] = tuple(values)
     missing = [s for s in battle.active if s not in given]
     if missing:
-        raise InvalidCommand("no dice given for " + ", ".join(missing), rule="SW-5.3",
+        raise InvalidCommand("no dice given for " + ", ".join(missing), rule=state.rule("dice"),
                              legal="sides rolling: " + _dice_wanted(battle))
     return DiceRolled(seq=state.next_seq,
                       rolls=tuple(Roll(side=s, values=given[s]) for s in battle.active))

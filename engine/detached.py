@@ -10,7 +10,7 @@ appliers ``evolve`` uses. Nothing here is a second copy of a rule.
 Chance: without a random generator, the game's seed draws and rolls exactly as in the game
 (used to check this path against the referee's). With one, draws come from the bag of tiles
 left and dice are fair dice, so a search sees nothing a player could not: the order of the
-pile is hidden (SW-2.1), and a bag built in the tile set's order knows nothing of it.
+pile is hidden, and a bag built in the tile set's order knows nothing of it.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def playout(state: GameState, rng: random.Random, turns: int | None = None) -> G
             x, y, rotation = sample_placement(state, types[state.drawn], uniform)  # type: ignore[index]
             place_tile(state, x, y, rotation // 90)
             state.next_seq += 1
-            continue  # the game now waits for the player's figure (SW-4): nothing to advance
+            continue  # the game now waits for the player's figure: nothing to advance
         figure = None
         for name, count in state.reserve[state.player].items():
             if count:

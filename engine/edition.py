@@ -10,12 +10,16 @@ registered in ``meeple.engine.editions``, plus a tile set file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
 
 if TYPE_CHECKING:
     from meeple.engine.realms import Realm
+    from meeple.engine.state import GameState
+    from meeple.events.model import Event
 
 
 class Vocabulary(msgspec.Struct, frozen=True):
@@ -35,11 +39,50 @@ class Vocabulary(msgspec.Struct, frozen=True):
 
 class Figure(msgspec.Struct, frozen=True):
     """A kind of playing piece: its name in commands and logs, how many each player has, and
-    how much it weighs in a contested realm (SW-5.2: a large meeple rolls two dice)."""
+    how much it weighs in a contested realm (its ``strength``)."""
 
     name: str
     count: int
     strength: int = 1
+
+
+class Look(msgspec.Struct, frozen=True, kw_only=True):
+    """How an edition's games are drawn and told: data the pictures (``meeple.cli.pictures``)
+    render, keyed by the edition's feature kinds, symbols and scoring reasons."""
+
+    #: what a realm of each kind is called in sentences (``the road at ...``)
+    realm_words: dict[str, str] = {}
+    #: what each kind is called in a legend
+    legend_words: dict[str, str] = {}
+    #: why a scoring paid, by reason: a sentence with ``{realm}`` (``the road at ...``),
+    #: ``{where}`` (without ``the``) and ``{formula}``; the pictures say ``realm`` and ``final``
+    reasons: dict[str, str] = {}
+    #: the score table's word for each reason (``completed``, ``battle lost``)
+    reason_words: dict[str, str] = {}
+    #: the score table's word for what a reason paid for, where not the realm's kind
+    reason_nouns: dict[str, str] = {}
+    #: text board: the character of each centre kind and of each symbol
+    glyphs: dict[str, str] = {}
+    #: text board: the terminal style of each kind and symbol
+    styles: dict[str, str] = {}
+    #: SVG: pieces of the document's definitions and of its style sheet, each with an order
+    #: key (the pieces of every edition a document may show are sorted by key)
+    svg_defs: tuple[tuple[int, str], ...] = ()
+    svg_style: tuple[tuple[int, str], ...] = ()
+    #: SVG: the ground of a tile, drawn first
+    svg_ground: str = ('<rect width="100" height="100" fill="#6a9a3c" stroke="#4c7429" '
+                       'stroke-width="0.8"/>')
+    #: SVG: each kind's drawing on a tile: a path's and an area's with ``{d}`` for its
+    #: outline, a centre's as a whole
+    svg_kinds: dict[str, str] = {}
+    #: SVG: the centre feature's name under it, with ``{name}``
+    svg_name: str = ""
+    #: SVG: a crossing of paths: its fill and ring colours
+    svg_hub: tuple[str, str] = ("#8a7a5a", "#f4efe1")
+    #: SVG: each symbol's name (its picture is the definition ``sym-NAME``)
+    symbol_names: dict[str, str] = {}
+    #: SVG: each kind's legend entry: an icon drawn about its origin, and its label
+    svg_legend: dict[str, tuple[str, str]] = {}
 
 
 class Edition:
@@ -52,18 +95,26 @@ class Edition:
     colours: ClassVar[tuple[str, ...]]
     #: faction of each colour (empty where the game has none)
     factions: ClassVar[dict[str, str]] = {}
-    #: the kinds of figure each player has, the everyday one first (SW-1.6, CL-2)
+    #: the kinds of figure each player has, the everyday one first
     figures: ClassVar[tuple[Figure, ...]]
     #: what a figure is called
     figure: ClassVar[str]
-    #: what the symbols on its tiles that add points are called (faction symbols, pennants)
+    #: what the symbols on its tiles that add points are called
     symbols: ClassVar[str] = "symbols"
+    #: the symbols its tile set files may give a feature (``symbol``)
+    tile_symbols: ClassVar[tuple[str, ...]] = ()
     players: ClassVar[tuple[int, int]] = (2, 5)
     vocabulary: ClassVar[Vocabulary]
     #: the bundled tile set's name
     tileset: ClassVar[str]
-    #: how a realm held by several sides is settled
-    contest: ClassVar[Literal["battle", "majority"]]
+    #: the content hash of its bundled set, and of each bundled combination with an expansion,
+    #: by the set's name: a set of that name with another hash shows as a modified copy
+    tileset_sha256: ClassVar[dict[str, str]] = {}
+    #: what to say under a picture of the bundled set, when it is a reconstruction
+    tileset_note: ClassVar[str | None] = None
+    #: the column of the score table each scoring reason other than ``realm`` and ``final``
+    #: adds its points to (a contest's, a final scoring step's), by reason
+    score_columns: ClassVar[dict[str, str]] = {}
     #: the rule id of each shared rule, by role (see ``rule``)
     rules: ClassVar[dict[str, str]]
     #: how meeple targets are written, for error messages
@@ -71,17 +122,33 @@ class Edition:
     #: the team variant's rule id, or None where the game has none
     team_rule: ClassVar[str | None] = None
     #: what may become of a tile with no legal placement, the default first: ``discard``, and
-    #: ``reshuffle`` where the rules give it as an option (SW-3.2; CL-3 only removes it)
+    #: ``reshuffle`` where the rules give it as an option
     unplaceable: ClassVar[tuple[str, ...]] = ("discard",)
-    #: the centre feature a meeple may attack from a tile around it (``planet@X,Y``), if any
+    #: the centre feature a figure may attack from a tile around it (``KIND@X,Y``), if any
     attack: ClassVar[str | None] = None
-    #: what a figure is called on each kind of feature (the classic thief, knight, ...)
+    #: what the mark on a tile that lets a figure be taken back is called (``festival`` in a
+    #: tile set file), for messages
+    take_back_mark: ClassVar[str] = "take-back mark"
+    #: what a figure is called on each kind of feature (e.g. a thief on a road)
     roles: ClassVar[dict[str, str]] = {}
+    #: how its games are drawn and told
+    look: ClassVar[Look] = Look()
+
+    def __repr__(self) -> str:
+        return f"<edition {self.name}>"
+
+    def tileset_file(self) -> bytes:
+        """The bytes of the edition's own tile set file (``tileset``): by default the one
+        shipped in ``meeple.engine``'s data; an edition from another package reads its own."""
+        from meeple.events.tileset import bundled_bytes
+
+        return bundled_bytes(self.tileset)
 
     def rule(self, role: str) -> str:
-        """The rule id of a shared rule in this edition: ``players``, ``place``, ``unplaceable``,
-        ``meeple``, ``target``, ``reserve``, ``tiles``, ``start``, ``chance``, ``complete``,
-        ``final``, ``end``, ``winners``."""
+        """The rule id of a shared rule in this edition: ``players``, ``place``, ``draw``,
+        ``unplaceable``, ``meeple``, ``target``, ``reserve``, ``tiles``, ``start``, ``chance``,
+        ``attack``, ``dice``, ``resolve``, ``contest``, ``take-back``, ``complete``, ``final``,
+        ``end``, ``winners`` (and ``symbols``, where its tiles carry any)."""
         return self.rules[role]
 
     def figure_named(self, name: str) -> Figure | None:
@@ -92,7 +159,7 @@ class Edition:
         return None
 
     def reserve(self) -> dict[str, int]:
-        """A player's figures at the start, by name (SW-1.6, CL-2)."""
+        """A player's figures at the start, by name."""
         return {figure.name: figure.count for figure in self.figures}
 
     def completed_points(self, realm: Realm) -> tuple[int, int, int]:
@@ -101,7 +168,7 @@ class Edition:
 
     def final_points(self, realm: Realm, neighbours: int) -> tuple[int, int, int]:
         """(points, tiles, symbols) for an incomplete realm at the end; ``neighbours`` is the
-        number of tiles around a centre feature (planet, cloister)."""
+        number of tiles around a centre feature."""
         raise NotImplementedError
 
     def scorers(self, realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
@@ -113,6 +180,55 @@ class Edition:
         """What a scoring's points are made of, from what its event counted: the terms whose
         products add up to its points, as the edition's scoring rules make them."""
         raise NotImplementedError
+
+    @functools.cached_property
+    def strengths(self) -> dict[str, int]:
+        """Each figure's weight in a contested realm, by name."""
+        return {figure.name: figure.strength for figure in self.figures}
+
+    def contest(self, state: GameState, seq: int, realm: Realm) -> Event | None:
+        """Before the realms a turn touched are scored: the event that starts settling who
+        holds ``realm`` (``seq`` its number), or None where there is nothing to settle. The
+        base settles nothing: ``scorers`` says who scores a realm several sides hold."""
+        return None
+
+    def contest_step(self, state: GameState, seq: int) -> Event | None:
+        """The next event of the contest in progress (``state.battle``), or None while the
+        players must act (enter dice)."""
+        raise NotImplementedError(f"the {self.name} edition starts no contest")
+
+    def would_score(self, holders: Mapping[str, int], side: str) -> bool:
+        """Whether ``side`` would score a realm whose figures are ``holders`` (figures by
+        side), chance aside: the base, when it holds the realm alone."""
+        return len(holders) == 1 and side in holders
+
+    def final_payment(self, state: GameState, realm: Realm, neighbours: int) -> Payment | None:
+        """What the end of the game pays for an incomplete ``realm`` holding figures, or None
+        for nothing; ``neighbours`` as in ``final_points``. The base: its ``final_points``,
+        in the first stage."""
+        points, tiles, symbols = self.final_points(realm, neighbours)
+        return Payment(0, points, "final", tiles, symbols)
+
+    def bot_figure(self, available: Sequence[str], pick: Callable[[int], int]) -> str:
+        """The figure a random bot puts down, of ``available`` (the player's kinds left, in
+        the order of ``figures``): ``pick(n)`` is a seeded number below n. The base takes
+        the everyday one three times in four, else one of the others."""
+        if len(available) == 1:
+            return available[0]
+        chosen = pick(4 * (len(available) - 1))
+        return available[1 + chosen] if chosen < len(available) - 1 else available[0]
+
+
+class Payment(msgspec.Struct, frozen=True):
+    """What the end of the game pays for one realm: ``points`` and what they count. Stages
+    are paid in order (within one, the first placed realm first)."""
+
+    stage: int
+    points: int
+    reason: str
+    tiles: int
+    symbols: int = 0
+    cities: int = 0
 
 
 class Term(msgspec.Struct, frozen=True):
@@ -128,11 +244,8 @@ class Term(msgspec.Struct, frozen=True):
 
 
 def formula(terms: tuple[Term, ...]) -> str:
-    """A scoring's terms as arithmetic a person can check: ``5 tiles x 2 + 1 pennant x 2 = 12``."""
+    """A scoring's terms as arithmetic a person can check: ``5 tiles x 2 + 1 symbol x 2 = 12``."""
     return " + ".join(map(str, terms)) + f" = {sum(t.count * t.per for t in terms)}"
-
-    def __repr__(self) -> str:
-        return f"<edition {self.name}>"
 
 
 class Expansion:
@@ -150,7 +263,7 @@ class Expansion:
 
 
 def sides_present(realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:
-    """The sides holding meeples in a realm, in seating order (SW-5.1, SW-8.2, CL-5)."""
+    """The sides holding meeples in a realm, in seating order."""
     present = set()
     for colour, _, _ in realm.meeples:  # (a loop: a comprehension is a call of its own)
         present.add(side_of[colour])

@@ -34,7 +34,7 @@ class IllegalMove(RulesError):
 
 
 class TileSetError(InvalidCommand):
-    """A tile set definition that is not consistent (SW-1.1 to SW-1.4)."""
+    """A tile set definition that is not consistent."""
 
 
 class InvalidGame(RulesError):

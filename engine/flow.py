@@ -2,9 +2,9 @@
 
 ``next_event(state)`` returns the one event the rules dictate from this state,
 or ``None`` when the game waits for a player (or is over). Folding it and
-asking again walks a turn through SW-3.2 (unplaceable tiles), SW-5 (battles),
-SW-6 (scoring), the end of the turn and SW-7 (end of game). In digital mode it
-also draws tiles and rolls dice from the seed (SW-5.6); in table mode those
+asking again walks a turn through unplaceable tiles, the edition's contests
+(``Edition.contest``), scoring, the end of the turn and the end of the game. In digital mode it
+also draws tiles and rolls dice from the seed; in table mode those
 are left to the players.
 """
 
@@ -16,26 +16,18 @@ from meeple.engine import chance
 from meeple.engine.board import placeable
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
-    battle_sides,
     complete,
     completed_points,
-    dice_for,
-    farm_points,
-    final_points,
+    final_payment,
     held_roots,
     scorers,
 )
-from meeple.engine.state import Battle, GameState
+from meeple.engine.state import GameState
 from meeple.events.model import (
-    BattleEnded,
-    BattleSide,
-    BattleStarted,
-    DiceRolled,
     Event,
     GameEnded,
     MeepleReturned,
     PointsScored,
-    Roll,
     SideScore,
     TileDrawn,
     TileSetAside,
@@ -91,13 +83,13 @@ def consequence(state: GameState) -> Event | None:
         return _set_aside(state, seq, state.drawn)
     if phase == "resolve":
         if state.battle is not None:
-            return _battle_step(state, seq, state.battle)
+            return state.edition.contest_step(state, seq)
         return _resolve(state, seq)
     return None
 
 
 def _set_aside(state: GameState, seq: int, tile: str) -> Event:
-    """SW-3.2: discard, or reshuffle when some tile left could still be placed."""
+    """Discard, or reshuffle when some tile left could still be placed."""
     types = state.tileset.types
     others = any(
         n and placeable(state, types[tid]) for tid, n in state.remaining.items()
@@ -112,9 +104,9 @@ def _set_aside(state: GameState, seq: int, tile: str) -> Event:
 
 
 def held_turn_realms(state: GameState) -> list[int]:
-    """SW-5.5: the realms touched by the placed tile that hold a meeple (no other battles or
-    scores), by first edge N, E, S, W (inner fields after), then its planet or cloister, then
-    the attacked planet; as union-find roots, each once."""
+    """The realms touched by the placed tile that hold a meeple (no other battles or
+    scores), by first edge N, E, S, W (inner fields after), then its centre feature, then the
+    attacked one (``Edition.attack``); as union-find roots, each once."""
     assert state.placed_at is not None
     placed = state.board[state.placed_at]
     nodes = placed.nodes
@@ -129,30 +121,30 @@ def held_turn_realms(state: GameState) -> list[int]:
             root = find(root)
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
-    if placed.tile.planet >= 0:
-        root = nodes[placed.tile.planet]
+    if placed.tile.centre >= 0:
+        root = nodes[placed.tile.centre]
         if parent[root] != root:  # (a root needs no call)
             root = find(root)
         if data[root].meeples:  # type: ignore[union-attr]
             roots.append(root)
     if state.attacked is not None:
         target = state.board[state.attacked]
-        root = find(target.nodes[target.tile.planet])
+        root = find(target.nodes[target.tile.centre])
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]
             roots.append(root)
     return roots
 
 
 def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
-    """SW-6.1: what may complete this turn and pay: the held turn realms ``roots``, then the
-    planets around that hold a meeple, N clockwise."""
+    """What may complete this turn and pay: the held turn realms ``roots``, then the
+    centre features around that hold a figure, N clockwise."""
     board = state.board
     realms = state.realms
     parent = realms.parent
     data = realms.data
     for cell in state.centres_near.get(state.placed_at, ()):  # type: ignore[arg-type]
         other = board[cell]
-        root = other.nodes[other.tile.planet]
+        root = other.nodes[other.tile.centre]
         if parent[root] != root:  # (a root needs no call)
             root = realms.find(root)
         if data[root].meeples and root not in roots:  # type: ignore[union-attr]
@@ -168,19 +160,12 @@ def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
     roots = held_turn_realms(state)
     edition = state.edition
-    if edition.contest == "battle":
-        for root in roots:
-            realm = data[root]
-            assert realm is not None
-            if len(realm.meeples) < 2:
-                continue
-            sides = battle_sides(state, realm)
-            if len(sides) >= 2:
-                return BattleStarted(
-                    seq=seq,
-                    realm=_anchor(state, realm),
-                    sides=tuple(BattleSide(side=s, dice=dice_for(state, realm, s)) for s in sides),
-                )
+    for root in roots:
+        realm = data[root]
+        assert realm is not None
+        contest = edition.contest(state, seq, realm)
+        if contest is not None:
+            return contest
     for root in _held_scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None
@@ -198,86 +183,39 @@ def _resolve(state: GameState, seq: int) -> Event:
     return TurnEnded(seq=seq, player=state.player, turn=state.turn)
 
 
-def roll_dice(state: GameState, battle: Battle, seq: int) -> DiceRolled:
-    """SW-5.6: every side still in the battle rolls its dice from the seeded stream."""
-    rolls = []
-    index = state.dice_used
-    for side in battle.active:
-        values = []
-        for _ in range(battle.dice[side]):
-            values.append(chance.die(state.seed, index))
-            index += 1
-        rolls.append(Roll(side=side, values=tuple(values)))
-    return DiceRolled(seq=seq, rolls=tuple(rolls))
-
-
-def _battle_step(state: GameState, seq: int, battle: Battle) -> Event | None:
-    """SW-5.3 / SW-5.4: losers score per die and go home, ties score 1 and roll again."""
-    if battle.roll is None:
-        return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
-    roll = battle.roll
-    top = max(max(values) for values in roll.values())
-    for side in battle.active:
-        if max(roll[side]) < top:
-            return PointsScored(seq=seq, side=side, points=battle.dice[side], reason="defeat",
-                                rule="SW-5.4", realm=battle.spot, dice=battle.dice[side])
-    realm = state.realms.data[battle.root]
-    assert realm is not None
-    for colour, figure, node in realm.meeples:
-        if state.side_of[colour] not in battle.active:
-            return MeepleReturned(seq=seq, player=colour, figure=figure,
-                                  spot=state.realms.spot(node))
-    if len(battle.active) == 1:
-        return BattleEnded(seq=seq, realm=battle.spot, winner=battle.active[0])
-    for side in battle.active:
-        if side not in battle.tie_paid:
-            return PointsScored(seq=seq, side=side, points=1, reason="tie", rule="SW-5.3",
-                                realm=battle.spot, dice=battle.dice[side])
-    return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
-
-
 def _final_queue(state: GameState) -> tuple[tuple[int, str, PointsScored], ...]:
-    """What the end of the game pays (SW-7.2, CL-6), in order: the realms holding meeples,
-    first placed first, classic farms after the rest and only those worth points; for each,
-    every side that scores it and is not yet paid for it, in seating order. Each payment is
-    its realm's root, the side, and its event with no ``seq`` yet. Worked out once: at the
-    end nothing joins realms or moves a meeple, so only what is paid changes."""
-    field = state.tileset.vocabulary.field
+    """What the end of the game pays, in order: the realms holding figures, stage by stage as
+    the edition pays them (``Edition.final_payment``), first placed first within a stage; for
+    each, every side that scores it and is not yet paid for it, in seating order. Each
+    payment is its realm's root, the side, and its event with no ``seq`` yet. Worked out
+    once: at the end nothing joins realms or moves a figure, so only what is paid changes."""
     rule = state.rule("final")
     data = state.realms.data
     found = []
     for root in held_roots(state):
         realm: Realm = data[root]  # type: ignore[assignment]
-        farm = None
-        if realm.kind == field:
-            farm = farm_points(state, realm)
-            if not farm[0]:
-                continue
-        found.append((farm is not None, realm.anchor, root, farm))
-    found.sort()  # (by farm or not, then anchor: no two realms share an anchor)
+        payment = final_payment(state, realm)
+        if payment is not None:
+            found.append((payment.stage, realm.anchor, root, payment))
+    found.sort(key=lambda item: item[:2])  # (no two realms share an anchor)
     queue = []
-    for _, _, root, farm in found:
+    for _, _, root, payment in found:
         realm = data[root]  # type: ignore[assignment]
         paid = realm.paid or ()
         spot = _anchor(state, realm)
         for side in scorers(state, realm):
             if side in paid:
                 continue
-            if farm is not None:
-                points, cities = farm
-                event = PointsScored(seq=0, side=side, points=points, reason="farm", rule=rule,
-                                     realm=spot, tiles=len(realm.tiles), cities=cities)
-            else:
-                points, tiles, symbols = final_points(state, realm)
-                event = PointsScored(seq=0, side=side, points=points, reason="final", rule=rule,
-                                     realm=spot, tiles=tiles, symbols=symbols)
+            event = PointsScored(seq=0, side=side, points=payment.points, reason=payment.reason,
+                                 rule=rule, realm=spot, tiles=payment.tiles,
+                                 symbols=payment.symbols, cities=payment.cities)
             queue.append((root, side, event))
     return tuple(queue)
 
 
 def _final(state: GameState, seq: int) -> Event | None:
-    """SW-7.2 / CL-6 for each incomplete realm holding meeples (first placed first; classic
-    farms after every road, city and cloister), then the winners (SW-7.3). A sealed game's
+    """The end of the game: each payment of ``_final_queue`` (the edition's final scoring,
+    stage by stage), then the winners. A sealed game's
     ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
     the game waits for them (``None``)."""
     queue = state.final_queue

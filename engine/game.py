@@ -346,14 +346,14 @@ class Game:
         """The board as plain text (``meeple show --ascii``): the edition's glyphs, the last
         placement marked, a label on each cell where the tile in hand fits. Drawn by the
         CLI's picture modules, which the rules never import."""
-        from meeple.cli.board import render, to_plain
+        from meeple.cli.pictures.board import render, to_plain
 
         return to_plain(render(self._state, width=120, unicode=False,
                                highlight=self._state.placed_at))
 
     def _repr_svg_(self) -> str:
         """The board as SVG (``meeple show --svg``), which a notebook shows."""
-        from meeple.cli.svg import board_svg
+        from meeple.cli.pictures.svg import board_svg
 
         return board_svg(self._state, highlight=self._state.placed_at, note=None)
 

@@ -4,7 +4,7 @@ Sides are numbered N=0, E=1, S=2, W=3. Rotation is clockwise in quarter turns:
 rotating by 90 degrees moves what was on N to E. Each side has three ports,
 left, middle and right as seen from the tile's centre looking out through it,
 numbered ``side * 3 + position``; a route uses the middle port, an asteroid
-field all three (classic fields will use the left and right ones).
+field all three (fields use the left and right ones).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
 #: (side, dx, dy) of each side's neighbour, N, E, S, W
 SIDE_STEPS = tuple((side, dx, dy) for side, (dx, dy) in enumerate(STEP))
 
-#: The 8 cells around a tile (SW-4.3), clockwise from north: N, NE, E, SE, S, SW, W, NW.
+#: The 8 cells around a tile, clockwise from north: N, NE, E, SE, S, SW, W, NW.
 AROUND = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 
 #: where each step of ``AROUND`` comes in that order

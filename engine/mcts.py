@@ -4,8 +4,8 @@ Each iteration plays a detached copy of the position (``meeple.engine.detached``
 tree, choosing moves by UCT (upper confidence bounds), then on with random moves for a
 few turns, and scores the end with ``projected`` (the points plus what the end of the game
 would pay for every realm held now). Chance is sampled, never read: draws come from the
-bag of tiles left, battle dice are fair dice (SW-5.2), so the search sees nothing a player
-cannot (the order of the pile is hidden, SW-2.1). A move's outcomes are told apart by what
+bag of tiles left, battle dice are fair dice, so the search sees nothing a player
+cannot (the order of the pile is hidden). A move's outcomes are told apart by what
 chance brought (the tile drawn next, the reserves and scores after a battle): each gets its
 own subtree.
 
@@ -41,7 +41,7 @@ LEAD_SCALE = 20.0
 
 def move_options(state: GameState) -> list[Command]:
     """The moves a search considers: every legal placement; then every figure on every free
-    target, skipping, and after a festival tile taking a follower back (SW-3.1, SW-4, CL-7).
+    target, skipping, and where the tile lets one, taking a figure back.
     The same as the legal moves, in a fixed order."""
     waiting = awaiting(state)
     if waiting == "place":

@@ -1,4 +1,4 @@
-"""What the player to move may do (SW-3.1, SW-4, CL-3, CL-4): the one listing the CLI, the
+"""What the player to move may do: the one listing the CLI, the
 library and bots share. It is built from the same board and realm code the rules check a
 move with (``meeple.engine.board``, ``meeple.engine.deciding``), not a second judgement.
 """
@@ -14,7 +14,7 @@ from meeple.engine.state import GameState
 
 class Move(msgspec.Struct, frozen=True):
     """A legal placement of the drawn tile, the meeple targets it allows and the figures the
-    player may put there (SW-3.1, SW-4, SW-1.6): ``PlaceMeeple(target, figure)`` for any pair
+    player may put there: ``PlaceMeeple(target, figure)`` for any pair
     of them."""
 
     x: int

@@ -1,7 +1,7 @@
 """What a placement would score at once, computed without laying the tile (for the greedy bot).
 
 It joins the new tile's features with the neighbouring realms in a small local
-union-find and applies SW-6.2 / SW-6.3 (CL-5) to the merged result. Realms that
+union-find and applies the edition's completion and scoring to the merged result. Realms that
 would need a battle count for nothing: their outcome is chance. Farms never
 complete, so they gain nothing at once.
 """
@@ -32,7 +32,7 @@ def _groups(state: GameState, tile: TileType, x: int, y: int, r: int) -> list[di
 
     links = []
     for f in tile.features:
-        if f.index == tile.planet or f.kind == state.tileset.vocabulary.field:
+        if f.index == tile.centre or f.kind == state.tileset.vocabulary.field:
             continue
         find(("f", f.index))
         for side in o.feature_sides[f.index]:
@@ -88,27 +88,22 @@ def gain(state: GameState, tile: TileType, x: int, y: int, r: int) -> int:
         if neighbours_placed(state, px, py) != 7:
             continue
         other = state.board[(px, py)]
-        realm = state.realms.realm(other.nodes[other.tile.planet])
+        realm = state.realms.realm(other.nodes[other.tile.centre])
         holders = Counter(state.side_of[c] for c, _, _ in realm.meeples)
         if _scores(state, holders, me):
             total += completed_points(state, realm)[0]
         elif not holders and has_meeple:
             best_meeple = max(best_meeple, completed_points(state, realm)[0])
-    if tile.planet >= 0 and has_meeple and neighbours_placed(state, x, y) == 8:
-        centre = tile.features[tile.planet]
+    if tile.centre >= 0 and has_meeple and neighbours_placed(state, x, y) == 8:
+        centre = tile.features[tile.centre]
         alone = Realm.new(centre.kind, (x, y), centre.symbol, 0, 0)
         best_meeple = max(best_meeple, completed_points(state, alone)[0])
     return total + best_meeple
 
 
 def _scores(state: GameState, holders: Counter, me: str) -> bool:
-    """Whether ``me`` would score a realm held so: alone in Star Wars (else a battle), among
-    the most followers in the classic game (CL-5)."""
-    if not holders:
-        return False
-    if state.edition.contest == "majority":
-        return holders[me] == max(holders.values())
-    return set(holders) == {me}
+    """Whether ``me`` would score a realm held so, as the edition says (``would_score``)."""
+    return state.edition.would_score(holders, me)
 
 
 def meeple_gain(state: GameState, target: str) -> int:

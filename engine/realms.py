@@ -1,12 +1,12 @@
-"""Realms: routes, asteroid fields and planets; roads, cities, cloisters and fields
-(farms); tracked with union-find (SW-1.3, SW-6.2, CL-4 to CL-6).
+"""Realms: the paths, areas, centre features and fields of the edition's vocabulary, tracked
+with union-find.
 
 Every feature of a placed tile is a node. Connecting two features across an
 edge unites their realms; each realm, at its root, keeps its tiles, symbols
-(faction symbols, or pennants), the number of open edge-ends (a route, road,
-asteroid field or city is complete when it reaches 0, SW-6.2, CL-5), the
-meeples on it, the sides already paid for it, and for a farm the city nodes it
-borders (CL-6). Nothing here scans the board.
+(as the tile set gives them), the number of open edge-ends (a path or an area is
+complete when it reaches 0), the figures on it, the sides already paid for it, and
+for a field the nodes of the areas it borders (a tile set's ``cities``). Nothing
+here scans the board.
 
 Copying is copy-on-write: a copy shares the ``Realm`` objects, and whichever side
 changes a realm first changes its own copy of it (``Realms.changing``), so copying a
@@ -41,7 +41,7 @@ class Realm(msgspec.Struct, gc=False):
 
     kind: str
     tiles: set[tuple[int, int]]
-    #: faction (or pennant) -> count; replaced, never changed in place
+    #: symbol -> count; replaced, never changed in place
     symbols: Mapping[str, int]
     open: int
     anchor: int
@@ -51,7 +51,7 @@ class Realm(msgspec.Struct, gc=False):
     meeples: tuple[Meeple, ...] = ()
     #: sides already paid for this realm (completed, or at the end)
     paid: set[str] | None = None
-    #: a farm's bordering city nodes (CL-6)
+    #: a field's bordering area nodes (a tile set's ``cities``)
     cities: set[int] | None = None
 
     @classmethod

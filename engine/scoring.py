@@ -1,21 +1,19 @@
-"""Points for realms (SW-6, SW-7; CL-5, CL-6), who scores them, and dice for battles (SW-5.2).
+"""Points for realms and who scores them, as the game's edition says (``Edition``).
 
 All functions read a realm's data and the board; none changes anything.
 """
 
 from __future__ import annotations
 
-from meeple.engine import star_wars
 from meeple.engine.board import neighbours_placed
-from meeple.engine.classic import FARM_POINTS_PER_CITY
-from meeple.engine.edition import sides_present
+from meeple.engine.edition import Payment
 from meeple.engine.realms import Realm
 from meeple.engine.state import GameState
 
 
 def complete(state: GameState, realm: Realm) -> bool:
-    """SW-6.2 / CL-5: a path or area with no open end left; a centre feature (planet,
-    cloister) with all 8 neighbours placed; a farm never."""
+    """A path or area with no open end left; a centre feature with all 8 neighbours placed;
+    a field never."""
     vocabulary = state.tileset.vocabulary
     if realm.kind == vocabulary.centre:
         (x, y), = realm.tiles
@@ -26,12 +24,12 @@ def complete(state: GameState, realm: Realm) -> bool:
 
 
 def completed_points(state: GameState, realm: Realm) -> tuple[int, int, int]:
-    """(points, tiles, symbols) for a completed realm, as the edition scores it (SW-6.3, CL-5)."""
+    """(points, tiles, symbols) for a completed realm, as the edition scores it."""
     return state.edition.completed_points(realm)
 
 
 def final_points(state: GameState, realm: Realm) -> tuple[int, int, int]:
-    """(points, tiles, symbols) for an incomplete realm at the end (SW-7.2, CL-6)."""
+    """(points, tiles, symbols) for an incomplete realm at the end."""
     neighbours = 0
     if realm.kind == state.tileset.vocabulary.centre:
         (x, y), = realm.tiles
@@ -39,22 +37,14 @@ def final_points(state: GameState, realm: Realm) -> tuple[int, int, int]:
     return state.edition.final_points(realm, neighbours)
 
 
-def farm_points(state: GameState, realm: Realm) -> tuple[int, int]:
-    """CL-6: (points, cities) for a farm: 3 per completed city it borders, each city once."""
-    realms = state.realms
-    parent = realms.parent
-    data = realms.data
-    seen = set()
-    cities = 0
-    for node in realm.cities or ():
-        root = parent[node]
-        if parent[root] != root:  # (a root, or a node next to one, needs no call)
-            root = realms.find(root)
-        if root not in seen:
-            seen.add(root)
-            if data[root].open == 0:  # type: ignore[union-attr]
-                cities += 1
-    return FARM_POINTS_PER_CITY * cities, cities
+def final_payment(state: GameState, realm: Realm) -> Payment | None:
+    """What the end of the game pays for an incomplete realm holding figures, or None: as
+    the edition pays it (``Edition.final_payment``)."""
+    neighbours = 0
+    if realm.kind == state.tileset.vocabulary.centre:
+        (x, y), = realm.tiles
+        neighbours = neighbours_placed(state, x, y)
+    return state.edition.final_payment(state, realm, neighbours)
 
 
 def held_roots(state: GameState) -> set[int]:
@@ -75,32 +65,23 @@ def held_roots(state: GameState) -> set[int]:
 
 def scorers(state: GameState, realm: Realm) -> list[str]:
     """Who scores a realm, in seating order, as the edition settles it: the one side left
-    after battles (SW-5, SW-6.1), or every side with the most followers (CL-5)."""
+    after battles, or every side with the most followers."""
     return state.edition.scorers(realm, state.side_of, state.sides)
-
-
-def dice_for(state: GameState, realm: Realm, side: str) -> int:
-    """SW-5.2 / SW-8.3: the dice ``side`` rolls in a battle over ``realm``."""
-    return star_wars.dice_for(realm, side, state.side_of, state.faction[side])
-
-
-def battle_sides(state: GameState, realm: Realm) -> list[str]:
-    """The sides holding meeples in a realm, in seating order (SW-5.1, SW-8.2)."""
-    return sides_present(realm, state.side_of, state.sides)
 
 
 def projected(state: GameState) -> dict[str, int]:
     """The scores if the game ended now: every side's points plus what the end of the game
-    would pay it for the realms its figures hold (SW-7.2, CL-6), as ``_final`` pays them.
+    would pay it for the realms its figures hold, as ``_final`` pays them.
     A search's cheap evaluation of a position."""
     scores = dict(state.scores)
-    field = state.tileset.vocabulary.field
     data = state.realms.data
     for root in held_roots(state):
         realm: Realm = data[root]  # type: ignore[assignment]
         paid = realm.paid or ()
-        points = farm_points(state, realm)[0] if realm.kind == field \
-            else final_points(state, realm)[0]
+        payment = final_payment(state, realm)
+        if payment is None:
+            continue
+        points = payment.points
         for side in scorers(state, realm):
             if side not in paid:
                 scores[side] += points

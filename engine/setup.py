@@ -1,4 +1,4 @@
-"""Set-up (SW-1.5, SW-2, SW-8.1, CL-1, CL-2): the ``game_started`` event of a new game, its
+"""Set-up: the ``game_started`` event of a new game, its
 checks, and the state right after it (``start``)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from meeple.engine import chance
 from meeple.engine.board import lay
 from meeple.engine.botspec import read_spec, sees_only_the_table
 from meeple.engine.edition import Edition
-from meeple.engine.editions import EDITIONS, edition_named
+from meeple.engine.editions import edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.state import GameState, Step
 from meeple.engine.tiles import TileSet, compile_tileset
@@ -112,7 +112,7 @@ def check_setup(event: GameStarted) -> TileSet:
     """Check a ``game_started`` event; returns the compiled tile set. Checked once per event
     (an undo that starts the game over does not check it again).
 
-    :raises InvalidCommand: naming the rule (SW-1.5, SW-8.1, schema, tile set hash).
+    :raises InvalidCommand: naming the rule (the edition's, schema, tile set hash).
     """
     if event.schema > SCHEMA_VERSION:
         raise InvalidCommand(
@@ -169,8 +169,8 @@ def check_setup(event: GameStarted) -> TileSet:
 
 
 def _check_unplaceable(edition: Edition, choice: str) -> None:
-    """What becomes of an unplaceable tile: an option of the edition's (SW-3.2 discards or
-    reshuffles; CL-3 only removes it)."""
+    """What becomes of an unplaceable tile: an option of the edition's
+    (``Edition.unplaceable``)."""
     if choice not in edition.unplaceable:
         offered = " or ".join(edition.unplaceable)
         raise InvalidCommand(
@@ -181,7 +181,7 @@ def _check_unplaceable(edition: Edition, choice: str) -> None:
 
 
 def _check_teams(edition: Edition, colours: Sequence[str]) -> None:
-    """SW-8.1: two teams of two, seated so that factions alternate."""
+    """Two teams of two, seated so that factions alternate."""
     rule = edition.team_rule
     if rule is None:
         raise InvalidCommand(f"the {edition.name} edition has no team variant",
@@ -201,7 +201,7 @@ def seal(seed: str) -> str:
 
 
 def start(event: GameStarted, secret: str | None = None) -> GameState:
-    """The state right after set-up: start tile at (0, 0) unrotated, the rest in the pile (SW-2.1).
+    """The state right after set-up: start tile at (0, 0) unrotated, the rest in the pile.
 
     ``secret`` is a sealed game's seed, where its holder plays; without it the pile's order
     and the dice are unknown here, and recorded ones are taken as they are until revealed.
@@ -209,7 +209,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
     :raises InvalidCommand: see ``check_setup``; a secret that is not the committed seed.
     """
     tileset = check_setup(event)
-    edition = EDITIONS[event.edition]
+    edition = edition_named(event.edition)
     if secret is not None:
         if event.seed_sha256 is None:
             raise InvalidCommand("only a sealed game takes a secret seed",
@@ -219,7 +219,7 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
                                  "differs from seed_sha256 in game_started)",
                                  rule=edition.rule("chance"))
     colours: tuple[str, ...] = tuple(p.colour for p in event.players)
-    # SW-8: a team's side is its faction (rebel or empire)
+    # a team's side is its faction (rebel or empire)
     side_of = {c: (edition.factions[c] if event.team else c) for c in colours}
     sides = tuple(dict.fromkeys(side_of[c] for c in colours))
     faction = {side_of[c]: edition.factions[c] for c in colours if c in edition.factions}

@@ -88,9 +88,9 @@ def reserves(state: GameState) -> dict[str, dict[str, int]]:
 
 def realm_extent(state: GameState, spot: Spot) -> dict:
     """Where the realm at ``spot`` lies on the board now: its cells (``tiles``, sorted), and for a
-    farm the completed cities it borders (``cities``, CL-6), each named by the spot where it
-    was first placed and with its own cells. For a planet or a cloister the cells are its own
-    tile and its placed neighbours (what SW-6.2 / CL-5 count). What the score table names and
+    field the completed areas it borders (``cities``), each named by the spot where it
+    was first placed and with its own cells. For a centre feature the cells are its own
+    tile and its placed neighbours (what completing and scoring it count). What the score table names and
     the pictures highlight for a scoring; read it from the state the scoring was made in."""
     realms = state.realms
     realm = realms.realm(node_at(state, spot))

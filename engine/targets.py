@@ -1,9 +1,10 @@
 """Meeple targets: one type, parsed and printed here only (DESIGN.md).
 
-Star Wars: ``route:E``, ``asteroid:N``, ``planet`` (the placed tile's planet) and
-``planet@X,Y`` (a neighbouring planet, SW-4.3). Classic: ``road:E``, ``city:N``,
-``cloister``, ``field:Nw`` (a field by an edge half it touches: ``Nw Ne En Es Se Sw
-Ws Wn``) and ``field:inner`` (a field touching no edge, CL-4).
+The kinds are the edition's (``Edition.vocabulary``). For example, in the bundled editions:
+``route:E``, ``asteroid:N``, ``planet`` (the placed tile's) and ``planet@X,Y`` (a
+neighbouring one, ``Edition.attack``); ``road:E``, ``city:N``, ``cloister``, ``field:Nw``
+(a field by an edge half it touches: ``Nw Ne En Es Se Sw Ws Wn``) and ``field:inner`` (a
+field touching no edge).
 
 Edges and halves are named as the tile lies after rotation. A feature reaching
 several edges may be named by any of them; its canonical name uses the first
@@ -29,7 +30,7 @@ _TARGET = re.compile(
 class Target(msgspec.Struct, frozen=True):
     """Where a meeple goes: a feature ``kind``, the edge or edge half it is named by
     (``where``, None for a centre feature), and for an attack the cell of the tile it is on
-    (``cell``, SW-4.3).
+    (``cell``, ``Edition.attack``).
 
     >>> from meeple.engine.editions import EDITIONS
     >>> Target.parse("route:e", EDITIONS["star-wars"])

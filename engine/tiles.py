@@ -1,39 +1,42 @@
-"""Tile sets: validation of a definition and its compiled, rotated form (SW-1.1 to SW-1.4, CL-1).
+"""Tile sets: validation of a definition and its compiled, rotated form.
 
 The file format is ``meeple.events.tileset.TileSetDef`` (documented in the
 README). ``compile_tileset`` checks it and precomputes, for every tile type and
 rotation, the edge kinds, which feature holds each port, and the canonical
 meeple target of each feature, so placement and realm tracking are lookups.
 
-Both editions share one model. Each side has three ports, left, middle and
-right: a path (Star Wars route, classic road) holds the middle port, an area
-(asteroid field, city) all three, a classic field the left or right half of a
-side (``Nw`` is the west half of the north side); a centre feature (planet,
-cloister) and an inner field hold none.
+Every edition shares one model. Each side has three ports, left, middle and
+right: a path holds the middle port, an area all three, a field the left or right
+half of a side (``Nw`` is the west half of the north side); a centre feature and an
+inner field hold none.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.edition import Vocabulary
-from meeple.engine.editions import EDITIONS
+from meeple.engine.edition import Edition, Vocabulary
+from meeple.engine.editions import EDITIONS, EditionNotInstalled, edition_named
 from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import FACING, ROTATIONS, SIDE_INDEX, SIDES, turned
 from meeple.events.tileset import TileSetDef, content_hash
 
-FACTIONS = ("rebel", "empire", "bounty_hunter")
-
-#: the content hash of each bundled tile set (and bundled combination): a set that carries one
-#: of these names with another hash is someone's modified copy, and is shown as one
-BUNDLED_SHA256 = {
-    "star-wars": "41ccdbfc9df8195c9d77cc070e4bb381a2668ec00069471501c6865f033500ec",
-    "classic": "396cd3d42b3d96a2c50cf15da7c7edf9bff1dd4ea73075fba0417b0a61d77c35",
-    "classic+la-fiesta": "f504511ac6153f5a47548368e730cb8535638273990cb565703194fe7b091a63",
-}
+#: the content hash of each tile set (and combination) the bundled editions pin
+#: (``Edition.tileset_sha256``)
+BUNDLED_SHA256 = {name: sha for e in EDITIONS.values() for name, sha in e.tileset_sha256.items()}
 
 
-#: port index of each classic edge half: side * 3 + position (0 left, 2 right, seen from inside)
+def pinned_sha256(name: str) -> str | None:
+    """The content hash a registered edition pins for a set of this name: a set that carries
+    the name with another hash is someone's modified copy, and is shown as one."""
+    for edition in EDITIONS.values():
+        found = edition.tileset_sha256.get(name)
+        if found is not None:
+            return found
+    return None
+
+
+#: port index of each edge half a field may hold: side * 3 + position (0 left, 2 right, seen from inside)
 HALF_PORTS = {"Nw": 0, "Ne": 2, "En": 3, "Es": 5, "Se": 6, "Sw": 8, "Ws": 9, "Wn": 11}
 PORT_HALVES = {port: name for name, port in HALF_PORTS.items()}
 
@@ -74,7 +77,7 @@ class Oriented(msgspec.Struct, frozen=True):
     #: a feature holds, in port order
     side_ports: tuple[tuple[tuple[int, int], ...], ...] = ()
     #: the features but the centre one by the first side they reach as the tile lies, N, E,
-    #: S, W, inner ones last (the order SW-5.5 takes a turn's realms in)
+    #: S, W, inner ones last (the order a turn's realms are settled in)
     turn_order: tuple[int, ...] = ()
     #: what the tile shows an empty cell whose side ``side`` touches it, for each side of that
     #: cell: (a bit per port of the cell, this tile's feature there) for each feature of the
@@ -84,7 +87,7 @@ class Oriented(msgspec.Struct, frozen=True):
     free_memo: dict[int, tuple[str, ...]] = msgspec.field(default_factory=dict)
 
     def free(self, touching: int) -> tuple[str, ...]:
-        """The targets whose realm, once the tile lies, holds no meeple (SW-4.2, CL-4).
+        """The targets whose realm, once the tile lies, holds no meeple.
 
         ``touching`` says what touches the tile's ports, ``PORTS`` bits a field: the first
         field has a bit for each port that touches a realm holding a meeple; each further
@@ -139,8 +142,8 @@ def need_bits(side: int, code: int) -> int:
 
 def fit_table(orientations: tuple[Oriented, ...],
               codes: dict[str, int]) -> dict[int, tuple[int, ...]]:
-    """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it
-    (SW-3.1, CL-3): for each rotation, each non-empty set of its sides that neighbours touch."""
+    """Every frontier need a tile type fits, with the rotation indexes (0-3) that fit it:
+    for each rotation, each non-empty set of its sides that neighbours touch."""
     table: dict[int, list[int]] = {}
     needs = [0] * 16  # by the bit set of the sides touched: each is a smaller set's need + one side
     for r, o in enumerate(orientations):
@@ -157,8 +160,7 @@ def fit_table(orientations: tuple[Oriented, ...],
 
 def probe_positions(vocabulary: Vocabulary) -> tuple[int, ...]:
     """The port positions whose neighbours decide whether a feature is free: the middle one
-    in Star Wars (routes and fields both hold it), all three in the classic game (fields
-    hold the halves)."""
+    in an edition without fields, all three in one with fields (they hold the halves)."""
     return (1,) if vocabulary.field is None else (0, 1, 2)
 
 
@@ -175,11 +177,11 @@ class TileType(msgspec.Struct):
     count: int
     features: tuple[Feature, ...]
     orientations: tuple[Oriented, Oriented, Oriented, Oriented]
-    planet: int  # feature index of the centre feature (planet or cloister), or -1
+    centre: int  # feature index of the centre feature, or -1
     festival: bool = False
     #: frontier need -> the rotation indexes that fit it; needs absent fit no rotation
     fitting: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
-    #: whether a field of the tile borders a city (CL-6)
+    #: whether a field of the tile borders a city
     farms: bool = False
     #: ``fitting`` in degrees
     degrees: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
@@ -187,7 +189,7 @@ class TileType(msgspec.Struct):
     widths: dict[int, int] = msgspec.field(default_factory=dict)
     #: the most rotations that fit any need but the empty board's (``sample_placement``)
     most_rotations: int = 1
-    #: its centre feature is one the edition lets meeples attack from around it (SW-4.3)
+    #: its centre feature is one the edition lets meeples attack from around it
     attackable: bool = False
 
     def __post_init__(self) -> None:
@@ -211,7 +213,7 @@ class TileSet(msgspec.Struct):
         """The set's name as shown: a bundled name on other content reads as a modified copy
         (``star-wars (modified, sha256 1a2b3c4d5e6f)``)."""
         name = self.definition.name
-        bundled = BUNDLED_SHA256.get(name)
+        bundled = pinned_sha256(name)
         if bundled is not None and bundled != self.sha256:
             return f"{name} (modified, sha256 {self.sha256[:12]})"
         return name
@@ -285,7 +287,7 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
     """Check a tile set definition and compile it; compiled sets are kept by content hash,
     so their placement memos stay warm across games.
 
-    :raises TileSetError: naming the tile and what is inconsistent (SW-1.1 to SW-1.4).
+    :raises TileSetError: naming the tile and what is inconsistent.
     """
     sha = content_hash(definition)
     cached = _COMPILED.get(sha)
@@ -295,10 +297,11 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
 
 
 def _compile(definition: TileSetDef, sha: str) -> TileSet:
-    edition = EDITIONS.get(definition.edition)
-    if edition is None:
-        raise TileSetError(f"tile set edition is {definition.edition!r}",
-                           legal="editions are " + ", ".join(EDITIONS))
+    try:
+        edition = edition_named(definition.edition)
+    except EditionNotInstalled as exc:
+        raise TileSetError(f"tile set edition is {definition.edition!r}: {exc.message}",
+                           legal=exc.legal) from None
     vocabulary = edition.vocabulary
     rule = vocabulary.rule
     types: dict[str, TileType] = {}
@@ -316,31 +319,33 @@ def _compile(definition: TileSetDef, sha: str) -> TileSet:
                     f"{where}: edge {letter} is {kind!r}", rule=rule,
                     legal="edges are " + ", ".join(vocabulary.edges),
                 )
-        features = _features(tile, edges, vocabulary, where)
+        features = _features(tile, edges, edition, where)
         feats = tuple(features)
-        planet = next((f.index for f in feats if f.kind == vocabulary.centre), -1)
-        if tile.cloister != (vocabulary.field is not None and planet >= 0):
+        centre = next((f.index for f in feats if f.kind == vocabulary.centre), -1)
+        if tile.cloister != (vocabulary.field is not None and centre >= 0):
             if vocabulary.field is not None:
                 raise TileSetError(f"{where}: 'cloister' is {str(tile.cloister).lower()} but the "
-                                   "tile has " + ("a" if planet >= 0 else "no") + " cloister "
+                                   "tile has " + ("a" if centre >= 0 else "no") + " cloister "
                                    "feature", rule=rule)
-            raise TileSetError(f"{where}: 'cloister' belongs to classic tile sets", rule=rule)
+            raise TileSetError(f"{where}: 'cloister' belongs to tile sets of an edition with "
+                               "fields", rule=rule)
         orientations = tuple(_orient(feats, edges, r, vocabulary, codes) for r in ROTATIONS)
         types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
-                                  planet, tile.festival,
+                                  centre, tile.festival,
                                   fit_table(orientations, codes),
                                   any(f.cities for f in feats),
-                                  attackable=planet >= 0 and feats[planet].kind == edition.attack)
+                                  attackable=centre >= 0 and feats[centre].kind == edition.attack)
     if definition.start not in types:
         raise TileSetError(f"start tile {definition.start!r} is not in the set",
                            rule=edition.rule("start"))
     return TileSet(definition, sha, types, definition.start, vocabulary)
 
 
-def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) -> list[Feature]:
-    """Check a tile's features against its edges (SW-1.3, CL-1) and build them."""
+def _features(tile, edges: tuple[str, ...], edition: Edition, where: str) -> list[Feature]:
+    """Check a tile's features against its edges and the edition's words, and build them."""
+    vocabulary = edition.vocabulary
     rule = vocabulary.rule
-    classic = vocabulary.field is not None
+    fields = vocabulary.field is not None
     features = []
     covered: dict[int, int] = {}
     halves: dict[int, int] = {}
@@ -350,14 +355,17 @@ def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) 
         if fd.kind not in vocabulary.kinds:
             raise TileSetError(f"{fwhere}: unknown kind", rule=rule,
                                legal="kinds are " + ", ".join(vocabulary.kinds))
-        if classic and (fd.symbol is not None or fd.name is not None):
-            raise TileSetError(f"{fwhere}: classic tiles carry pennants, not symbols or names",
+        if fields and (fd.symbol is not None or fd.name is not None):
+            raise TileSetError(f"{fwhere}: tiles of an edition with fields carry pennants, not "
+                               "symbols or names",
                                rule=rule)
-        if fd.symbol is not None and fd.symbol not in FACTIONS:
-            raise TileSetError(f"{fwhere}: unknown symbol {fd.symbol!r}", rule="SW-1.4",
-                               legal="symbols are " + ", ".join(FACTIONS))
-        if fd.pennant and fd.kind != vocabulary.area or not classic and fd.pennant:
-            raise TileSetError(f"{fwhere}: only a classic city carries a pennant", rule=rule)
+        if fd.symbol is not None and fd.symbol not in edition.tile_symbols:
+            raise TileSetError(f"{fwhere}: unknown symbol {fd.symbol!r}",
+                               rule=edition.rules.get("symbols", rule),
+                               legal="symbols are " + (", ".join(edition.tile_symbols) or "none"))
+        if fd.pennant and fd.kind != vocabulary.area or not fields and fd.pennant:
+            raise TileSetError(f"{fwhere}: only an area of an edition with fields carries a "
+                               "pennant", rule=rule)
         if fd.kind != vocabulary.field and (fd.ports or fd.cities):
             raise TileSetError(f"{fwhere}: only a field has ports and cities", rule=rule)
         sides = []
@@ -416,7 +424,7 @@ def _features(tile, edges: tuple[str, ...], vocabulary: Vocabulary, where: str) 
         if kind not in (vocabulary.edges[0],) and side not in covered:
             raise TileSetError(f"{where}: edge {SIDES[side]} is {kind} but no feature "
                                "reaches it", rule=rule)
-    if classic:
+    if fields:
         for side, kind in enumerate(edges):
             for pos in (0, 2):
                 if kind != vocabulary.area and side * 3 + pos not in halves:

@@ -23,14 +23,18 @@ MAX_FIGURE = 40
 #: the longest player name, in characters
 MAX_NAME = 100
 
-#: Star Wars colours (SW-1.5), then the classic box's blue and yellow (CL-2)
+#: the colours of the bundled editions' boxes (an edition says which of them it plays with)
 Colour = Literal["red", "green", "black", "white", "orange", "blue", "yellow"]
-Edition = Literal["star-wars", "classic"]
+#: an edition's name: any registered edition (``meeple.engine.register_edition``); the set-up
+#: check refuses one that is not installed
+Edition = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern="^[a-z][a-z0-9-]*$")]
 Rotation = Literal[0, 90, 180, 270]
 Mode = Literal["digital", "table"]
 Unplaceable = Literal["discard", "reshuffle"]
 UndoPolicy = Literal["turn", "any", "none"]
-ScoreReason = Literal["realm", "tie", "defeat", "final", "farm"]
+#: why points were scored: ``realm`` (completed), ``final`` (at the end), or a reason of the
+#: edition's own rules (a contest's, a final scoring step's); the rules check which
+ScoreReason = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern="^[a-z][a-z-]*$")]
 #: a kind of figure, named by the edition: ``small``, ``large`` (schema 2; schema 1 wrote
 #: ``large: true|false``)
 Figure = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_FIGURE, pattern="^[a-z][a-z-]*$")]
@@ -50,7 +54,7 @@ BotSpec = Annotated[str, msgspec.Meta(min_length=1, max_length=40,
 
 
 class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """A seat at the table: its colour (SW-1.5), a display name, and the bot that plays it,
+    """A seat at the table: its colour, a display name, and the bot that plays it,
     if one does (written only then, so a log without bot seats reads as before)."""
 
     colour: Colour
@@ -59,14 +63,14 @@ class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True, omit_defaults=Tr
 
 
 class Options(_Data, frozen=True, forbid_unknown_fields=True):
-    """Game options: SW-3.2 (unplaceable tiles) and the undo policy."""
+    """Game options: what becomes of an unplaceable tile, and the undo policy."""
 
     unplaceable: Unplaceable = "discard"
     undo: UndoPolicy = "turn"
 
 
 class TileSetRecord(_Data, frozen=True, forbid_unknown_fields=True):
-    """The tile set a game is played with, in full, with its content hash (SW-1.1)."""
+    """The tile set a game is played with, in full, with its content hash."""
 
     name: str
     sha256: str
@@ -82,14 +86,14 @@ class Spot(_Data, frozen=True, forbid_unknown_fields=True):
 
 
 class BattleSide(_Data, frozen=True, forbid_unknown_fields=True):
-    """A side in a battle and the number of dice it rolls (SW-5.2)."""
+    """A side in a battle and the number of dice it rolls."""
 
     side: str
     dice: int
 
 
 class Roll(_Data, frozen=True, forbid_unknown_fields=True):
-    """The dice one side rolled in one battle round (SW-5.3)."""
+    """The dice one side rolled in one battle round."""
 
     side: str
     values: tuple[int, ...]
@@ -117,10 +121,10 @@ class Event(
 
 
 class GameStarted(Event, tag="game_started", kw_only=True, frozen=True):
-    """Set-up (SW-1, SW-2): everything needed to replay the game without outside data.
+    """Set-up: everything needed to replay the game without outside data.
 
-    ``seed`` is the random seed in digital mode (draws and dice come from it,
-    SW-5.6); in table mode it is null and players enter draws and dice. A
+    ``seed`` is the random seed in digital mode (draws and dice come from it);
+    in table mode it is null and players enter draws and dice. A
     *sealed* digital game records only ``seed_sha256``, the SHA-256 of the seed,
     whose holder keeps the seed aside; ``game_ended`` reveals it.
     """
@@ -137,14 +141,14 @@ class GameStarted(Event, tag="game_started", kw_only=True, frozen=True):
 
 
 class TileDrawn(Event, tag="tile_drawn", kw_only=True, frozen=True):
-    """A player draws a tile (SW-3.1); from the seeded pile, or entered in table mode."""
+    """A player draws a tile; from the seeded pile, or entered in table mode."""
 
     player: Colour
     tile: str
 
 
 class TileSetAside(Event, tag="tile_set_aside", kw_only=True, frozen=True):
-    """The drawn tile has no legal placement and is set aside (SW-3.2).
+    """The drawn tile has no legal placement and is set aside.
 
     ``disposition`` is ``discarded`` (removed from the game) or ``reshuffled``
     (back into the pile; ``position`` counts from the top, digital mode only).
@@ -157,7 +161,7 @@ class TileSetAside(Event, tag="tile_set_aside", kw_only=True, frozen=True):
 
 
 class TilePlaced(Event, tag="tile_placed", kw_only=True, frozen=True):
-    """A player places the drawn tile at ``x``, ``y`` turned ``rotation`` degrees clockwise (SW-3.1)."""
+    """A player places the drawn tile at ``x``, ``y`` turned ``rotation`` degrees clockwise."""
 
     player: Colour
     tile: str
@@ -167,10 +171,10 @@ class TilePlaced(Event, tag="tile_placed", kw_only=True, frozen=True):
 
 
 class MeeplePlaced(Event, tag="meeple_placed", kw_only=True, frozen=True):
-    """A player places a meeple from reserve on ``target`` (SW-4.1 to SW-4.3).
+    """A player places a meeple from reserve on ``target``.
 
-    ``target`` uses the command-line syntax: ``route:E``, ``asteroid:N``,
-    ``planet`` (the placed tile's planet) or ``planet@X,Y`` (an attack, SW-4.3).
+    ``target`` uses the command-line syntax of the edition's kinds, for example
+    ``route:E``, ``asteroid:N``, ``planet`` (the placed tile's) or ``planet@X,Y`` (an attack).
     """
 
     player: Colour
@@ -179,20 +183,20 @@ class MeeplePlaced(Event, tag="meeple_placed", kw_only=True, frozen=True):
 
 
 class MeepleSkipped(Event, tag="meeple_skipped", kw_only=True, frozen=True):
-    """A player places no meeple this turn (SW-4.1)."""
+    """A player places no meeple this turn."""
 
     player: Colour
 
 
 class BattleStarted(Event, tag="battle_started", kw_only=True, frozen=True):
-    """A realm holds meeples of two or more sides: a battle begins (SW-5.1, SW-5.2)."""
+    """A realm holds meeples of two or more sides: a battle begins."""
 
     realm: Spot
     sides: tuple[BattleSide, ...]
 
 
 class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
-    """One round of a battle: the dice every side still in it rolled (SW-5.3, SW-5.6)."""
+    """One round of a battle: the dice every side still in it rolled."""
 
     rolls: tuple[Roll, ...]
 
@@ -200,11 +204,11 @@ class DiceRolled(Event, tag="dice_rolled", kw_only=True, frozen=True):
 class PointsScored(Event, tag="points_scored", kw_only=True, frozen=True):
     """Points for a side, with the reason and the rule that gives them.
 
-    ``realm`` for a completed realm (SW-6.3, CL-5), ``final`` for an incomplete one
-    at the end (SW-7.2, CL-6), ``tie`` for a tied top roll (SW-5.3), ``defeat`` for a
-    side that lost a battle (SW-5.4), ``farm`` for a farm at the end (CL-6).
-    ``tiles``, ``symbols`` (faction symbols, or pennants in the classic game), ``dice``
-    and ``cities`` (the completed cities a farm borders) are the breakdown.
+    ``realm`` for a completed realm, ``final`` for an incomplete one at the end, ``tie``
+    for a tied top roll and ``defeat`` for a side that lost a battle; an edition's own
+    rules may pay for reasons of their own (e.g. a field's completed neighbours at the
+    end). ``tiles``, ``symbols``, ``dice`` and ``cities`` (the completed areas a field
+    borders) are the breakdown.
     """
 
     side: str
@@ -219,15 +223,15 @@ class PointsScored(Event, tag="points_scored", kw_only=True, frozen=True):
 
 
 class MeepleTakenBack(Event, tag="meeple_taken_back", kw_only=True, frozen=True):
-    """La Fiesta (CL-7): after placing a festival tile, a player takes one of their own
-    followers on the board back to their supply instead of placing one."""
+    """After placing a tile that lets one (an expansion's rule), a player takes one of
+    their own figures on the board back to their supply instead of placing one."""
 
     player: Colour
     spot: Spot
 
 
 class MeepleReturned(Event, tag="meeple_returned", kw_only=True, frozen=True):
-    """A meeple goes back to its owner's reserve (SW-5.4, SW-6.1)."""
+    """A meeple goes back to its owner's reserve."""
 
     player: Colour
     figure: Figure
@@ -235,21 +239,21 @@ class MeepleReturned(Event, tag="meeple_returned", kw_only=True, frozen=True):
 
 
 class BattleEnded(Event, tag="battle_ended", kw_only=True, frozen=True):
-    """One side is left in the battle and holds the realm (SW-5.3)."""
+    """One side is left in the battle and holds the realm."""
 
     realm: Spot
     winner: str
 
 
 class TurnEnded(Event, tag="turn_ended", kw_only=True, frozen=True):
-    """The turn of ``player`` is over (SW-2.2)."""
+    """The turn of ``player`` is over."""
 
     player: Colour
     turn: int
 
 
 class GameEnded(Event, tag="game_ended", kw_only=True, frozen=True):
-    """No tile is left to draw (SW-7.1): final scores and winners, ties sharing the victory (SW-7.3).
+    """No tile is left to draw: final scores and winners, ties sharing the victory.
 
     In a sealed game ``seed`` reveals the seed whose SHA-256 ``game_started`` recorded.
     """

@@ -1,4 +1,4 @@
-"""Tile set definitions as data: the format a tile set file is written in (SW-1.1).
+"""Tile set definitions as data: the format a tile set file is written in.
 
 A tile set is recorded in full in every ``game_started`` event, so a log
 replays without outside data. This module only describes the shape of the
@@ -39,10 +39,10 @@ class Edges(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class FeatureDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """One feature of a tile (SW-1.3, SW-1.4; classic: CL-1, CL-4).
+    """One feature of a tile, of a kind of its edition's vocabulary.
 
-    Star Wars: a route, an asteroid field or a planet, with an optional faction symbol
-    and name. Classic: a road, a city (``pennant``), a cloister, or a field given by the
+    A path, an area or a centre feature, with an optional symbol and name; an area may
+    carry a ``pennant`` instead (for example a classic city); or a field given by the
     edge halves it touches (``ports``: ``Nw Ne En Es Se Sw Ws Wn``; none for an inner
     field) and the ``cities`` (indices in the tile's features) whose walls it borders.
     """
@@ -67,7 +67,7 @@ class TileDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     note: str | None = None
     #: classic: the tile shows a cloister (agrees with its cloister feature)
     cloister: bool = False
-    #: La Fiesta: the tile carries the festival symbol (CL-7)
+    #: La Fiesta: the tile carries the festival symbol
     festival: bool = False
     sources: tuple[str, ...] = ()
     status: str | None = None

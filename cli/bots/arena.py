@@ -24,7 +24,7 @@ from meeple.cli.bots.stats import Sprt, mean_and_error, wilson
 from meeple.cli.output import emit_json, say
 from meeple.cli.session import bot_label, bot_turns, check_bot, check_move_time, make_bot
 from meeple.cli.store import Failure
-from meeple.engine import EDITIONS, Game, new_game
+from meeple.engine import Game, edition_named, new_game
 from meeple.events import log as logfile
 
 #: the most games one arena plays
@@ -150,9 +150,9 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     from meeple.cli.bots.parallel import ordered_map, usable_jobs
     from meeple.cli.progress import progress
 
-    if not 2 <= len(bots) <= EDITIONS[edition].players[1]:
+    if not 2 <= len(bots) <= edition_named(edition).players[1]:
         raise Failure(f"--bots names {len(bots)} bot(s); a table takes 2 to "
-                      f"{EDITIONS[edition].players[1]}", 2)
+                      f"{edition_named(edition).players[1]}", 2)
     for bot in bots:
         check_bot(bot)
     if len(set(bots)) != len(bots):
@@ -168,7 +168,7 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     usable_jobs(jobs)
     seeds = -(-games // len(bots))
     check_seed(seed, seeds * len(bots), game_name)
-    colours = list(EDITIONS[edition].colours[:len(bots)])
+    colours = list(edition_named(edition).colours[:len(bots)])
     prepare_folder(out)
     taken = [n for n in range(seeds * len(bots))
              if os.path.exists(os.path.join(out, game_name(seed, n)))]

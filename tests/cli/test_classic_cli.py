@@ -49,7 +49,7 @@ def test_take_back_in_a_table_game(tmp_path):
 
 def test_edition_errors_are_usage_errors(tmp_path):
     game = tmp_path / "x.jsonl"
-    assert "unknown edition 'chess'" in fail("new", game, "--players", "red,blue", "--edition",
+    assert "edition 'chess' is not installed" in fail("new", game, "--players", "red,blue", "--edition",
                                              "chess", code=2)
     assert "La Fiesta belongs to the classic edition, not star-wars (CL-7)" in fail(
         "new", game, "--players", "red,black", "--fiesta", code=2)

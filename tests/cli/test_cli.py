@@ -260,7 +260,7 @@ def test_every_recorded_game_shows_within_80_columns():
     """`show` picks 5 or 3 characters per tile so that a full game fits an 80-column terminal."""
     from pathlib import Path
 
-    from meeple.cli.board import render, to_plain
+    from meeple.cli.pictures.board import render, to_plain
     from meeple.engine import fold
     from meeple.events import log as logfile
 

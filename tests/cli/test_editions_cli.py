@@ -15,7 +15,7 @@ def test_expansion_la_fiesta_is_what_fiesta_was(tmp_path):
 def test_unknown_or_foreign_expansions_are_usage_errors():
     assert "unknown expansion 'nope'" in fail("tiles", "--expansion", "nope", code=2)
     assert "belongs to the classic edition" in fail("tiles", "--expansion", "la-fiesta", code=2)
-    assert "unknown edition" in fail("tiles", "--edition", "chess", code=2)
+    assert "edition 'chess' is not installed" in fail("tiles", "--edition", "chess", code=2)
 
 
 def test_a_classic_table_game_cites_classic_rules(tmp_path):
@@ -30,7 +30,7 @@ def test_a_classic_table_game_cites_classic_rules(tmp_path):
 
 
 def test_the_narrative_cites_the_games_own_edition():
-    from meeple.cli.narrate import tell
+    from meeple.cli.pictures.narrate import tell
     from meeple.engine import EDITIONS
     from meeple.events.model import MeeplePlaced, MeepleSkipped, TileSetAside
 

@@ -14,9 +14,9 @@ import msgspec
 import pytest
 from syrupy.extensions.image import SVGImageSnapshotExtension
 
+from meeple.cli.pictures.svg import board_svg, sheet_svg
+from meeple.cli.pictures.viewer import document, page
 from meeple.cli.store import load
-from meeple.cli.svg import board_svg, sheet_svg
-from meeple.cli.viewer import document, page
 from meeple.engine import fold
 from meeple.events.model import Undone
 
@@ -56,7 +56,7 @@ def test_the_board_svg_is_xml_with_a_titled_group_per_tile_and_every_meeple():
     assert [m.find(f"{SVG}title").text for m in marks] == [
         f"last placement ({state.placed_at[0]}, {state.placed_at[1]})"]
     names = {t.text for t in root.iter(f"{SVG}text") if t.get("class") == "planet-name"}
-    on_board = {p.tile.features[p.tile.planet].name for p in state.board.values() if p.tile.planet >= 0}
+    on_board = {p.tile.features[p.tile.centre].name for p in state.board.values() if p.tile.centre >= 0}
     assert names == on_board and len(names) >= 3
     symbols = [u for tile in tiles for u in tile.iter(f"{SVG}use") if u.get("href", "").startswith("#sym-")]
     assert len(symbols) == sum(1 for p in state.board.values() for f in p.tile.features if f.symbol)
@@ -177,7 +177,7 @@ TERRAIN = ["#05070f", "#111a45", "#6f655b", "#1d4e9e", "#8ec5ff", "#efe6c4", "#6
 
 @pytest.mark.parametrize("colour", ["red", "green", "black", "white", "orange", "blue", "yellow"])
 def test_a_figure_of_every_colour_has_an_outline_and_a_halo_that_stand_out(colour):
-    from meeple.cli.svg import meeple_svg
+    from meeple.cli.pictures.svg import meeple_svg
 
     group = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">'
                           f'{meeple_svg(50, 50, colour, False, colour)}</svg>')[0]
@@ -194,7 +194,7 @@ def test_a_figure_of_every_colour_has_an_outline_and_a_halo_that_stand_out(colou
 
 
 def test_the_replay_page_draws_figures_in_the_board_pictures_colours():
-    from meeple.cli.svg import meeple_svg
+    from meeple.cli.pictures.svg import meeple_svg
 
     doc = document(load(str(FOUR_PLAYERS)))
     assert len(doc["players"]) == 4
@@ -440,7 +440,7 @@ def test_hostile_ids_names_and_set_name_are_text_in_a_well_formed_tile_sheet(tmp
 
 
 def test_svg_text_escapes_controls_and_characters_xml_cannot_hold():
-    from meeple.cli.svg import xml_text
+    from meeple.cli.pictures.svg import xml_text
 
     text = xml_text("a\x1b[2K\r\x01\ufffe<&>\"'")
     assert ET.fromstring(f'<t a="{text}">{text}</t>').text == "a\\x1b[2K\\r\\x01\ufffd<&>\"'"

@@ -63,8 +63,8 @@ def test_dice_given_twice_for_one_side_are_refused(tmp_path):
 
 def test_pictures_and_boards_of_a_game_too_long_to_draw_are_refused_at_a_bound(tmp_path,
                                                                                 monkeypatch):
+    import meeple.cli.pictures.viewer as viewer
     import meeple.cli.report as report
-    import meeple.cli.viewer as viewer
 
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "2")

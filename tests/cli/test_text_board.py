@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from meeple.cli.board import ASCII, SIZES, UNICODE, Size, draw, legend, render, to_plain
 from meeple.cli.labels import cell_labels, parse_placement, spots
-from meeple.cli.tilesheet import in_hand
+from meeple.cli.pictures.board import ASCII, SIZES, UNICODE, Size, draw, legend, render, to_plain
+from meeple.cli.pictures.tilesheet import in_hand
 from meeple.engine import (
     GameState,
     IllegalMove,
@@ -251,7 +251,7 @@ def test_the_tile_sheet_keeps_wide_and_combining_ids_over_their_tiles():
     import msgspec
     from rich.cells import cell_len
 
-    from meeple.cli.tilesheet import sheet
+    from meeple.cli.pictures.tilesheet import sheet
     from meeple.engine import compile_tileset
 
     definition = bundled("star-wars")

@@ -16,10 +16,10 @@ import typer
 from rich.console import Console
 
 from meeple.cli.app import app
-from meeple.cli.board import to_rich
-from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, fail, note, say
-from meeple.cli.tilesheet import sheet
+from meeple.cli.pictures.board import to_rich
+from meeple.cli.pictures.narrate import tell
+from meeple.cli.pictures.tilesheet import sheet
 from meeple.engine import EDITIONS, compile_tileset
 from meeple.events import log
 from meeple.events.model import TileDrawn

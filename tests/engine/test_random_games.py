@@ -63,7 +63,7 @@ def check_kept(state: GameState) -> None:
     board = state.board
     expected: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for (x, y), placed in board.items():
-        if placed.tile.planet >= 0:
+        if placed.tile.centre >= 0:
             for dx, dy in AROUND:
                 expected.setdefault((x + dx, y + dy), []).append((x, y))
     assert state.centres_near == {

@@ -5,7 +5,7 @@ import pytest
 
 from meeple.engine import IllegalMove, Undo, decide, undoable
 from meeple.engine.realms import Realm
-from meeple.engine.star_wars import dice_for
+from meeple.engine.star_wars import StarWars
 
 from helpers import Table, route_battle
 
@@ -15,8 +15,8 @@ def test_four_dice_worth_of_meeples_and_symbol_roll_three():
     t = Table(["red", "black"])
     realm = Realm.new("route", (0, 0), "rebel", 2, 0)
     realm.meeples = (("red", "large", 0), ("red", "small", 0), ("black", "small", 0))
-    assert dice_for(realm, "red", t.state.side_of, "rebel") == 3
-    assert dice_for(realm, "black", t.state.side_of, "empire") == 1
+    assert StarWars().dice_for(t.state, realm, "red") == 3
+    assert StarWars().dice_for(t.state, realm, "black") == 1
 
 
 def test_a_tie_round_typed_in_table_mode_can_be_undone_but_not_the_moves_before_it():

@@ -87,7 +87,7 @@ def test_planet_attack_tie_at_5_then_red_takes_the_planet():
     returned = t.of(MeepleReturned)
     assert [(m.player, m.figure) for m in returned] == [("white", "large")]
     hoth = t.state.board[(0, -1)]
-    realm = t.state.realms.realm(hoth.nodes[hoth.tile.planet])
+    realm = t.state.realms.realm(hoth.nodes[hoth.tile.centre])
     assert [(c, figure) for c, figure, _ in realm.meeples] == [("red", "small")]
     assert t.state.scores == {"red": 1, "white": 3}
 

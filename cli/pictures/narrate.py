@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from meeple.engine import Edition, Target, compile_tileset, formula
+from meeple.cli.pictures.looks import BASE_REASONS, looked_up
+from meeple.engine import EXPANSIONS, Edition, Target, compile_tileset, formula
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
@@ -25,15 +26,14 @@ from meeple.events.model import (
 )
 from meeple.events.text import escaped
 
-KIND_NAMES = {"route": "route", "asteroid": "asteroid field", "planet": "planet", "road": "road",
-              "city": "city", "cloister": "cloister", "field": "farm"}
 
-
-def realm_name(spot: Spot) -> str:
-    """``the route at (1, 0) E`` style wording of a spot."""
+def realm_name(spot: Spot, edition: Edition | None = None) -> str:
+    """``the road at (1, 0) E`` style wording of a spot, in the words of ``edition``'s look
+    (by default, of the first registered edition that has a word for its kind)."""
     target = Target.of(spot.feature)
     where = f"({spot.x}, {spot.y})" + (f" {target.where}" if target.where else "")
-    return f"the {KIND_NAMES.get(target.kind, target.kind)} at {where}"
+    word = looked_up("realm_words", target.kind, edition) or looked_up("realm_words", target.kind)
+    return f"the {word or target.kind} at {where}"
 
 
 def _figure(edition: Edition, figure: str) -> str:
@@ -92,12 +92,13 @@ def _sentence(event: Event, edition: Edition) -> str:
     if isinstance(event, MeepleSkipped):
         return f"{event.player} places no {edition.figure}"
     if isinstance(event, MeepleTakenBack):
-        return (f"{event.player} takes back a follower from {event.spot.feature} at "
-                f"({event.spot.x}, {event.spot.y}) (La Fiesta, CL-7)")
+        return (f"{event.player} takes back a {edition.figure} from {event.spot.feature} at "
+                f"({event.spot.x}, {event.spot.y}) ({take_back_rule(edition, titled=True)})")
     if isinstance(event, BattleStarted):
         sides = ", ".join(f"{s.side} {_plural(s.dice, 'die' if s.dice == 1 else 'dice')}"
                           .replace(" dices", " dice") for s in event.sides)
-        return f"Battle for {realm_name(event.realm)}: {sides} (SW-5.2)"
+        return (f"Battle for {realm_name(event.realm, edition)}: {sides} "
+                f"({edition.rules.get('contest', edition.rule('resolve'))})")
     if isinstance(event, DiceRolled):
         rolls = ", ".join(f"{r.side} rolls {','.join(map(str, r.values))}" for r in event.rolls)
         return f"Dice: {rolls}"
@@ -107,7 +108,7 @@ def _sentence(event: Event, edition: Edition) -> str:
         return (f"{event.player}'s {_figure(edition, event.figure)} returns from "
                 f"{event.spot.feature} at ({event.spot.x}, {event.spot.y})")
     if isinstance(event, BattleEnded):
-        return f"{event.winner} wins the battle for {realm_name(event.realm)}"
+        return f"{event.winner} wins the battle for {realm_name(event.realm, edition)}"
     if isinstance(event, TurnEnded):
         return f"End of turn {event.turn} ({event.player})"
     if isinstance(event, GameEnded):
@@ -122,17 +123,21 @@ def _sentence(event: Event, edition: Edition) -> str:
     return type(event).__name__
 
 
+def take_back_rule(edition: Edition, *, titled: bool = False) -> str:
+    """The rule that lets a figure be taken back: the expansion's of the edition that has one
+    (``titled``: after the expansion's title)."""
+    for expansion in EXPANSIONS.values():
+        if expansion.edition == edition.name:
+            return f"{expansion.title}, {expansion.rule}" if titled else expansion.rule
+    return edition.rule("meeple")
+
+
 def _reason(event: PointsScored, edition: Edition) -> str:
-    """Why a scoring paid what it did, with its formula (``5 tiles x 2 + 1 pennant x 2 = 12``)."""
-    realm = realm_name(event.realm)
-    if event.reason == "tie":
-        return f"tied the top roll in the battle for {realm}"
+    """Why a scoring paid what it did, with its formula (``5 tiles x 2 + 1 symbol x 2 = 12``),
+    as the edition's look says it (``Look.reasons``)."""
+    realm = realm_name(event.realm, edition)
     terms = edition.terms(event.reason, Target.of(event.realm.feature).kind, event.tiles,
                           event.symbols, event.dice, event.cities)
-    if event.reason == "defeat":
-        return f"lost the battle for {realm}, 1 per die rolled: {formula(terms)}"
-    where = realm.removeprefix("the ")
-    if event.reason == "farm":
-        return f"{where}, 3 per completed city it borders: {formula(terms)}"
-    state = "completed" if event.reason == "realm" else "incomplete, final scoring:"
-    return f"{state} {where}: {formula(terms)}"
+    text = edition.look.reasons.get(event.reason) or BASE_REASONS.get(event.reason) \
+        or f"{event.reason}: {{where}}: {{formula}}"
+    return text.format(realm=realm, where=realm.removeprefix("the "), formula=formula(terms))

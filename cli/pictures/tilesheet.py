@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-from meeple.cli.board import SIZES, draw
 from meeple.cli.labels import rotation_number, spots
-from meeple.engine import GameState, TileSet
+from meeple.cli.pictures.board import SIZES, draw
+from meeple.engine import Edition, GameState, TileSet, edition_named
 from meeple.events.text import escaped
 
 #: the columns a sheet keeps within
@@ -16,10 +16,10 @@ WIDTH = 80
 SIZE = SIZES[0]
 
 
-def _art(tile, r: int) -> list[str]:
+def _art(tile, r: int, edition: Edition) -> list[str]:
     """A tile drawn in ASCII, framed by ``[`` and ``]``."""
     return ["[" + "".join(ch for ch, _ in row) + "]"
-            for row in draw(tile, r, [], unicode=False, size=SIZE)]
+            for row in draw(tile, r, [], unicode=False, size=SIZE, edition=edition)]
 
 
 def _pad(text: str, width: int) -> str:
@@ -30,13 +30,14 @@ def _pad(text: str, width: int) -> str:
 
 def sheet(tileset: TileSet) -> str:
     """Tile types drawn unrotated, as many to a row as fit 80 columns, each labelled
-    ``id xcount``; ids and planet names from the tile set file have their control characters
+    ``id xcount``; ids and feature names from the tile set file have their control characters
     escaped, so that none can add a line or move the cursor."""
+    edition = edition_named(tileset.definition.edition)
     cells = []
     for tile in tileset.types.values():
         label = f"{escaped(tile.id)} x{tile.count}"
         names = [escaped(f.name) for f in tile.features if f.name]
-        cells.append((_art(tile, 0), label, names[0] if names else ""))
+        cells.append((_art(tile, 0, edition), label, names[0] if names else ""))
     width = max(SIZE.width + 4, max(cell_len(label) for _, label, _ in cells) + 2,
                 max(cell_len(name) for _, _, name in cells) + 2)
     per_row = max(1, WIDTH // width)
@@ -61,7 +62,7 @@ def in_hand(state: GameState) -> str:
         return ""
     tile = state.tileset.types[state.drawn]
     gap = "  "
-    arts = [_art(tile, r) for r in range(4)]
+    arts = [_art(tile, r, state.edition) for r in range(4)]
     width = SIZE.width + 2
     lines = [f"tile in hand: {escaped(tile.id)}, in its 4 rotations, over the cells where "
              "each fits (b2: cell b, rotation 2)"]

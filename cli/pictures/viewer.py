@@ -3,7 +3,7 @@
 The page holds the whole game as data: the SVG of every tile type and rotation
 that was laid, and one frame per event (board, meeples, scores, reserves, tiles
 drawn, battle, and at a scoring the cells of the realm it pays for and of the
-cities a farm counted). Its script only shows frames; every figure comes from
+cities a realm counted). Its script only shows frames; every figure comes from
 folding the log here, the way ``check`` and ``show`` do. No network, scripts or
 fonts from outside: the file opens offline. The layout fits a phone's width as
 well as a desktop's.
@@ -18,23 +18,24 @@ from importlib import resources
 import msgspec
 
 from meeple.cli.history import undone_seqs
-from meeple.cli.narrate import realm_name, tell
 from meeple.cli.output import json_safe
-from meeple.cli.svg import (
-    DEFS,
+from meeple.cli.pictures.narrate import realm_name, tell
+from meeple.cli.pictures.svgtile import (
     HALO_WIDTH,
     LARGE,
     OUTLINE_WIDTH,
-    STYLE,
     T,
+    defs_and_style,
     extent,
     figure_colours,
+    is_large,
+    lying,
     meeple_spots,
     meeple_title,
     tile_fragment,
     tile_title,
 )
-from meeple.engine import Game, GameState, realm_extent, walk
+from meeple.engine import Game, GameState, edition_named, realm_extent, walk
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
@@ -65,10 +66,16 @@ class _Tables:
             frag = self.fragments.get(frag_key)
             if frag is None:
                 frag = self.fragments[frag_key] = len(self.fragment_svg)
-                self.fragment_svg.append(tile_fragment(placed.tile, placed.r))
+                self.fragment_svg.append(tile_fragment(placed.tile, placed.r, state.edition))
             found = self.placements[key] = len(self.placement_rows)
             self.placement_rows.append([x, y, frag, tile_title(x, y, placed.tile, placed.r)])
         return found
+
+
+def _reserve(state: GameState, left: dict[str, int]) -> list[int]:
+    """A player's figures left: the everyday kind's, and the other kinds' together."""
+    everyday, *others = state.edition.figures
+    return [left.get(everyday.name, 0), sum(left.get(f.name, 0) for f in others)]
 
 
 def _frame(state: GameState, tables: _Tables, battle: dict | None,
@@ -76,18 +83,17 @@ def _frame(state: GameState, tables: _Tables, battle: dict | None,
     board = [tables.placement(state, x, y) for (x, y) in state.board]
     meeples = []
     for (x, y) in state.board:
-        for (px, py), colour, large, target in meeple_spots(state, x, y):
-            meeples.append([x, y, px, py, colour, int(large),
-                            meeple_title(colour, large, target, x, y),
-                            int(target.startswith("field:"))])
+        for (px, py), colour, figure, target in meeple_spots(state, x, y):
+            meeples.append([x, y, px, py, colour, int(is_large(state.edition, figure)),
+                            meeple_title(state.edition, colour, figure, target, x, y),
+                            int(lying(state.edition, target))])
     total = state.tileset.total() - 1
     return {
         "b": board,
         "m": meeples,
         "hl": list(state.placed_at) if state.placed_at else None,
         "s": [state.scores[s] for s in state.sides],
-        "r": [[left.get("small", 0), left.get("large", 0)]
-              for left in (state.reserve[c] for c in state.players)],
+        "r": [_reserve(state, left) for left in (state.reserve[c] for c in state.players)],
         "turn": state.turn,
         "player": state.player,
         "drawn": total - state.tiles_left(),
@@ -100,8 +106,9 @@ def _frame(state: GameState, tables: _Tables, battle: dict | None,
 
 def scored_cells(state: GameState, event: PointsScored) -> dict:
     """What a scoring pays for, to be highlighted on its frame: the cells of the realm (``realm``)
-    and, for a farm, the cells of each completed city it counted (``cities``), from the state
-    the scoring was made in (``realm_extent``)."""
+    and, for a scoring that counts cities (``PointsScored.cities``), the cells of each
+    completed city it counted (``cities``), from the state the scoring was made in
+    (``realm_extent``)."""
     found = realm_extent(state, event.realm)
     return {"realm": found["tiles"], "cities": [city["tiles"] for city in found.get("cities", [])]}
 
@@ -132,8 +139,8 @@ def document(log: Game) -> dict:
     tables = _Tables()
     steps = walk(events)
     _, state = next(steps)
-    #: whether the figures include large ones (Star Wars), shown as "small + large" in reserves
-    large = state.edition.figure_named("large") is not None
+    #: whether the edition has several kinds of figure, shown as "everyday + others" in reserves
+    large = len(state.edition.figures) > 1
     battle: dict | None = None
     frames = _Interned()
     frame_of = [frames.index(msgspec.json.encode(_frame(state, tables, None)))]
@@ -149,7 +156,7 @@ def document(log: Game) -> dict:
                                f"page holds at most {PAGE_BUDGET:,} tiles over all its frames): "
                                "use `meeple replay` and `meeple show --turn N` instead")
         if isinstance(event, BattleStarted):
-            battle = {"realm": escaped(realm_name(event.realm)),
+            battle = {"realm": escaped(realm_name(event.realm, state.edition)),
                       "sides": [[s.side, s.dice] for s in event.sides], "rounds": [],
                       "winner": None}
         elif isinstance(event, DiceRolled) and battle is not None:
@@ -242,9 +249,12 @@ def page_parts(log: Game, *, note: str | None) -> list[str]:
     that the page's script puts into the document as text, never as markup. The template's
     slots are filled in one pass, so no text can fill another slot.
     """
-    template = resources.files("meeple.cli").joinpath("viewer.html").read_text(encoding="utf-8")
+    template = resources.files("meeple.cli.pictures").joinpath("viewer.html").read_text(encoding="utf-8")
+    first = log.events[0]
+    assert isinstance(first, GameStarted)
+    defs, style = defs_and_style(edition_named(first.edition))
     slots = {"TITLE": escape(escaped(document_title(log))), "NOTE": escape(escaped(note or "")),
-             "DEFS": DEFS, "SVGSTYLE": STYLE, "DATA": script_json(document(log))}
+             "DEFS": defs, "SVGSTYLE": style, "DATA": script_json(document(log))}
     pieces = _SLOTS.split(template)  # text, slot name, text, slot name, ..., text
     return [slots[piece] if i % 2 else piece for i, piece in enumerate(pieces)]
 

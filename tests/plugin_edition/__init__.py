@@ -1,0 +1,1 @@
+"""A small edition from outside meeple, as another package would ship one: ``outpost``."""
