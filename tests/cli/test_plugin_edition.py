@@ -59,7 +59,7 @@ def test_a_game_is_made_moved_and_read_back_by_every_command(outpost, tmp_path):
     assert _lines(game)[0]["edition"] == "outpost"
     move = run_json("moves", game)[0]
     run("place", game, move["x"], move["y"], move["rotation"])
-    targets = run_json("moves", game)[0]["meeples"]
+    targets = run_json("moves", game)[0]["targets"]
     assert targets, "the placed tile offers a target"
     assert "has no giant agent" in fail("deploy", game, targets[0], "--figure", "giant")
     run("deploy", game, targets[0], "--figure", "captain")
