@@ -13,7 +13,10 @@ order and four rotations of each, with every port and centre pointing at a featu
 tile. Anything else reads as no entry; the set is compiled and the entry rewritten.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: msgspec would evaluate each struct's
+# annotations from strings when a decoder of them is built, at every command's start.
+
+import functools
 
 import msgspec
 
@@ -54,7 +57,11 @@ class _Form(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
 
 
 _encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(_Form)
+
+
+@functools.cache
+def _decoder() -> msgspec.msgpack.Decoder[_Form]:
+    return msgspec.msgpack.Decoder(_Form)  # built when first needed: a cache hit
 
 
 def compile_tileset(definition: TileSetDef) -> TileSet:
@@ -98,7 +105,7 @@ def decode_compiled(data: bytes, definition: TileSetDef, sha: str) -> TileSet | 
     or None where ``data`` is not one: undecodable, of another format or set, or not
     consistent with the definition (see the module's notes)."""
     try:
-        form = _decoder.decode(data)
+        form = _decoder().decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     edition = EDITIONS.get(definition.edition)

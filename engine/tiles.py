@@ -12,7 +12,8 @@ side (``Nw`` is the west half of the north side); a centre feature (planet,
 cloister) and an inner field hold none.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: msgspec would evaluate each struct's
+# annotations from strings when a decoder of them is built, at every command's start.
 
 import msgspec
 
