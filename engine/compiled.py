@@ -7,10 +7,13 @@ compiled once in a process. Between processes, the compiled form is kept as byte
 (``encode_compiled``, ``decode_compiled``) in a cache the application turned on
 (``meeple.events.tilecache.use``); the engine itself reads and writes no file.
 
-A cache entry is not trusted beyond this: it is decoded with strict types, and must name
-the set's hash and this format, hold the definition's tiles, counts and feature counts in
-order and four rotations of each, with every port and centre pointing at a feature of its
-tile. Anything else reads as no entry; the set is compiled and the entry rewritten.
+A cache entry is trusted this far: the cache checks that its bytes are the ones written for
+this set, meeple version and format (``meeple.events.tilecache``); it is decoded with
+strict types, and must name the set's hash and this format, and hold the definition's
+tiles, counts and feature counts in order, four rotations of each, with its ports and
+centre on its features. Anything else reads as no entry: the set is compiled and the entry
+rewritten. (What an entry holds beyond that is believed, as meeple's own files are: see
+the README on who can write the cache folder.)
 """
 
 # No `from __future__ import annotations` here: msgspec would evaluate each struct's
@@ -124,23 +127,13 @@ def decode_compiled(data: bytes, definition: TileSetDef, sha: str) -> TileSet | 
 
 def _consistent(wire: _Type, tile_id: str, count: int, features: int) -> bool:
     """Whether a decoded tile type can be the definition's tile: its id, count and number
-    of features, its four rotations in order, and the feature indexes it holds in range."""
+    of features, its four rotations in order, its ports and centre on its features."""
     if (wire.id, wire.count, len(wire.features)) != (tile_id, count, features) \
-            or not -1 <= wire.planet < features \
-            or any(f.index != i for i, f in enumerate(wire.features)) \
-            or not set(wire.fitting.values()) <= _FITS:
+            or not -1 <= wire.planet < features:
         return False
     for rotation, o in zip(ROTATIONS, wire.orientations, strict=True):
-        if o.rotation != rotation or len(o.ports) != 12 or len(o.faces) != 4 \
-                or len(o.side_ports) != 4 or o.free_memo \
+        if o.rotation != rotation or len(o.ports) != 12 or o.free_memo \
                 or not len(o.targets) == len(o.masks) == len(o.feature_sides) == features \
-                or not -1 <= min(o.ports) <= max(o.ports) < features \
-                or not set(o.aliases.values()).union(o.turn_order).issubset(range(features)) \
-                or not all(0 <= f < features for side in o.side_ports for _, f in side) \
-                or not all(0 <= f < features for side in o.faces for _, f in side):
+                or not -1 <= min(o.ports) <= max(o.ports) < features:
             return False
     return True
-
-
-#: every set of rotation indexes a need can fit, as ``build_tileset`` writes it
-_FITS = {tuple(r for r in range(4) if subset >> r & 1) for subset in range(1, 16)}
