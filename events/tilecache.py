@@ -39,8 +39,12 @@ class TileCache:
 
     @property
     def folder(self) -> str:
+        """The folder (empty where the user's cache folder cannot be found)."""
         if self._folder is None:
-            self._folder = default_folder()
+            try:
+                self._folder = default_folder()
+            except Exception:  # noqa: BLE001 - no home to find: no cache, never a failure
+                self._folder = ""
         return self._folder
 
     def path(self, sha256: str, form: int) -> str:
@@ -50,7 +54,7 @@ class TileCache:
     def read(self, sha256: str, form: int) -> bytes | None:
         """The payload kept for this set and format, or None where there is none that can be
         used (missing, not a regular file, too large, damaged, or another key's)."""
-        if not _is_hash(sha256):
+        if not _is_hash(sha256) or not self.folder:
             return None
         try:
             data = read_regular(self.path(sha256, form), MAX_BYTES)
@@ -67,7 +71,8 @@ class TileCache:
     def write(self, sha256: str, form: int, payload: bytes) -> None:
         """Keep a payload for this set and format, atomically; skipped where the folder
         cannot be written, or the payload is over ``MAX_BYTES``."""
-        if not _is_hash(sha256) or len(payload) + len(MAGIC) + _DIGEST > MAX_BYTES:
+        if not _is_hash(sha256) or not self.folder \
+                or len(payload) + len(MAGIC) + _DIGEST > MAX_BYTES:
             return
         import tempfile
 

@@ -354,3 +354,20 @@ def test_recorded_games_give_the_same_results_from_the_cache(cache, builds, monk
         forget()  # as a command of its own would: the set read from its file
         with_cache += _results([path])
     assert with_cache == without
+
+
+def test_no_cache_folder_to_be_found_is_no_cache(builds, monkeypatch):
+    def homeless(*_args, **_kwargs):
+        raise KeyError("no home directory")
+
+    monkeypatch.setattr(tilecache, "default_folder", homeless)
+    kept = TileCache()
+    tilecache.use(kept)
+    try:
+        compile_tileset(bundled())
+        forget()
+        compile_tileset(bundled())
+    finally:
+        tilecache.use(None)
+    assert builds == ["star-wars", "star-wars"]
+    assert kept.folder == ""
