@@ -38,6 +38,7 @@ from meeple.engine.commands import (
     TakeBack,
     Undo,
 )
+from meeple.engine.compiled import compile_tileset
 from meeple.engine.deciding import (
     decide,
     followers_to_take_back,
@@ -73,7 +74,7 @@ from meeple.engine.snapshot import (
 )
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
-from meeple.engine.tiles import TileSet, TileType, compile_tileset
+from meeple.engine.tiles import TileSet, TileType
 
 if TYPE_CHECKING:
     from meeple.engine.bots import (
