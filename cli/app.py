@@ -110,6 +110,9 @@ def main() -> None:
     mistyped one, top-level ``--help``) gets the whole tree.
     """
     gc.freeze()  # what the imports made lives as long as the process: collections skip it
+    from meeple.events import tilecache
+
+    tilecache.use(tilecache.from_environment())  # compiled tile sets kept between commands
     argv = sys.argv[1:]
     if not argv:  # the whole help, as typer shows it (exit 2)
         app_for(argv)(prog_name="meeple")

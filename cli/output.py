@@ -7,6 +7,7 @@ what a person reads (``meeple.events.text``). An error is always one line.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -19,7 +20,12 @@ import typer
 from meeple.events.text import escaped
 
 #: characters JSON may carry raw but a terminal obeys: DEL, C1 controls, bidirectional marks
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_JSON_UNSAFE_CHARS = "[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+
+
+@functools.cache
+def _json_unsafe() -> re.Pattern[str]:
+    return re.compile(_JSON_UNSAFE_CHARS)  # compiled when first needed (not for ASCII text)
 
 
 def emit_json(document: object) -> None:
@@ -50,7 +56,9 @@ def json_safe(text: str) -> str:
 
     Such characters can only stand inside JSON strings, where the escape means the same.
     """
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return _json_unsafe().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def say(text: str = "") -> None:

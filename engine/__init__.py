@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         Verdict,
         command_of,
     )
+    from meeple.engine.compiled import compile_tileset
     from meeple.engine.deciding import (
         decide,
         followers_to_take_back,
@@ -135,7 +136,6 @@ if TYPE_CHECKING:
     from meeple.engine.tiles import (
         TileSet,
         TileType,
-        compile_tileset,
     )
 
 #: names loaded on first use: the public ones whose modules most commands never need (each
@@ -198,7 +198,7 @@ _LAZY = {
     "reserves": "meeple.engine.snapshot",
     "TileSet": "meeple.engine.tiles",
     "TileType": "meeple.engine.tiles",
-    "compile_tileset": "meeple.engine.tiles",
+    "compile_tileset": "meeple.engine.compiled",
 }
 
 

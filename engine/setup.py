@@ -10,11 +10,12 @@ from typing import get_args
 from meeple.engine import chance
 from meeple.engine.board import lay
 from meeple.engine.botspec import read_spec, sees_only_the_table
+from meeple.engine.compiled import compile_tileset
 from meeple.engine.edition import Edition
 from meeple.engine.editions import edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.state import GameState, Step
-from meeple.engine.tiles import TileSet, compile_tileset
+from meeple.engine.tiles import TileSet
 from meeple.events.memo import by_identity
 from meeple.events.model import (
     MAX_NAME,

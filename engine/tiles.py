@@ -1,7 +1,7 @@
 """Tile sets: validation of a definition and its compiled, rotated form.
 
 The file format is ``meeple.events.tileset.TileSetDef`` (documented in the
-README). ``compile_tileset`` checks it and precomputes, for every tile type and
+README). ``build_tileset`` checks it and precomputes, for every tile type and
 rotation, the edge kinds, which feature holds each port, and the canonical
 meeple target of each feature, so placement and realm tracking are lookups.
 
@@ -11,7 +11,8 @@ half of a side (``Nw`` is the west half of the north side); a centre feature and
 inner field hold none.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: msgspec would evaluate each struct's
+# annotations from strings when a decoder of them is built, at every command's start.
 
 import msgspec
 
@@ -19,7 +20,7 @@ from meeple.engine.edition import Edition, Vocabulary
 from meeple.engine.editions import EDITIONS, EditionNotInstalled, edition_named
 from meeple.engine.errors import TileSetError
 from meeple.engine.geometry import FACING, ROTATIONS, SIDE_INDEX, SIDES, turned
-from meeple.events.tileset import TileSetDef, content_hash
+from meeple.events.tileset import TileSetDef
 
 #: the content hash of each tile set (and combination) the bundled editions pin
 #: (``Edition.tileset_sha256``)
@@ -193,9 +194,16 @@ class TileType(msgspec.Struct):
     attackable: bool = False
 
     def __post_init__(self) -> None:
-        self.degrees = {need: tuple(r * 90 for r in rs) for need, rs in self.fitting.items()}
-        self.widths = {need: len(rs) for need, rs in self.fitting.items()}
-        self.most_rotations = max((n for need, n in self.widths.items() if need), default=1)
+        turns = _DEGREES
+        self.degrees = {need: turns.get(rs) or tuple(r * 90 for r in rs)
+                        for need, rs in self.fitting.items()}
+        self.widths = widths = {need: len(rs) for need, rs in self.fitting.items()}
+        self.most_rotations = max((n for need, n in widths.items() if need), default=1)
+
+
+#: each set of rotation indexes a need can fit, in degrees (``TileType.degrees``)
+_DEGREES = {tuple(r for r in range(4) if subset >> r & 1):
+            tuple(r * 90 for r in range(4) if subset >> r & 1) for subset in range(1, 16)}
 
 
 class TileSet(msgspec.Struct):
@@ -280,23 +288,12 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
                     tuple(index for _, index in order), tuple(faces))
 
 
-_COMPILED: dict[str, TileSet] = {}
-
-
-def compile_tileset(definition: TileSetDef) -> TileSet:
-    """Check a tile set definition and compile it; compiled sets are kept by content hash,
-    so their placement memos stay warm across games.
+def build_tileset(definition: TileSetDef, sha: str) -> TileSet:
+    """Check a tile set definition whose content hash is ``sha`` and compile it (what
+    ``meeple.engine.compiled.compile_tileset`` does when it has no compiled copy).
 
     :raises TileSetError: naming the tile and what is inconsistent.
     """
-    sha = content_hash(definition)
-    cached = _COMPILED.get(sha)
-    if cached is None:
-        cached = _COMPILED[sha] = _compile(definition, sha)
-    return cached
-
-
-def _compile(definition: TileSetDef, sha: str) -> TileSet:
     try:
         edition = edition_named(definition.edition)
     except EditionNotInstalled as exc:

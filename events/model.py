@@ -9,7 +9,8 @@ is a consequence the rules dictate, written so people can read the log and so
 ``meeple check`` can recompute and compare it.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: msgspec would evaluate each struct's
+# annotations from strings when a decoder of them is built, at every command's start.
 
 from typing import Annotated, Literal
 

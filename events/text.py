@@ -7,6 +7,7 @@ reorder what a person reads; and it is escaped anyway wherever it is shown.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -15,15 +16,21 @@ import msgspec
 from meeple.events.memo import by_identity
 
 #: C0 controls, DEL, C1 controls, the bidirectional embeddings, overrides and isolates, and
-#: lone surrogates (the bytes of a name or file name that are no UTF-8 text)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                      "\ud800-\udfff]")
+#: lone surrogates (the bytes of a name or file name that are no UTF-8 text): none of them
+#: is printable (``str.isprintable``), so printable text is passed without the pattern
+_CONTROL_CHARS = ("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                  "\ud800-\udfff]")
+
+
+@functools.cache
+def _control() -> re.Pattern[str]:
+    return re.compile(_CONTROL_CHARS)  # compiled when first needed: a millisecond at start-up
 
 
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
-#: what any of the characters of ``_CONTROL`` looks like in JSON as msgspec writes it: C0 only
-#: as an escape (so a backslash), DEL raw, and the UTF-8 bytes of C1 and the bidi controls
+#: what any of the characters of ``_CONTROL_CHARS`` looks like in JSON as msgspec writes it:
+#: C0 only as an escape (so a backslash), DEL raw, and the UTF-8 bytes of C1 and the bidi controls
 #: (lone surrogates cannot be written at all)
 _MAYBE_IN_JSON = re.compile(rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|"
                             rb"\xe2\x81[\xa6-\xa9]")
@@ -36,7 +43,9 @@ def control_char(text: str) -> str | None:
     >>> control_char("Ann"), control_char("A\\x1b[2K")
     (None, 'U+001B')
     """
-    found = _CONTROL.search(text)
+    if text.isprintable():
+        return None
+    found = _control().search(text)
     return f"U+{ord(found.group()):04X}" if found else None
 
 
@@ -74,7 +83,9 @@ def escaped(text: str, *, newlines: bool = False) -> str:
         code = ord(char)
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
-    return _CONTROL.sub(one, text)
+    if text.isprintable():
+        return text
+    return _control().sub(one, text)
 
 
 def fields_of_game_started(event: object) -> Iterator[tuple[str, str]]:

@@ -5,7 +5,8 @@ replays without outside data. This module only describes the shape of the
 data; the engine (``meeple.engine.tiles``) checks that it makes sense.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: msgspec would evaluate each struct's
+# annotations from strings when a decoder of them is built, at every command's start.
 
 import functools
 import hashlib

@@ -8,8 +8,9 @@ import msgspec
 import pytest
 
 from meeple.engine import InvalidCommand, new_game
+from meeple.engine.compiled import compile_tileset
 from meeple.engine.setup import check_setup
-from meeple.engine.tiles import BUNDLED_SHA256, compile_tileset
+from meeple.engine.tiles import BUNDLED_SHA256
 from meeple.events.tileset import MAX_TILES, content_hash, decode_tileset, limits_fault
 
 from helpers import bundled, classic, mini_set
