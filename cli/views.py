@@ -46,7 +46,7 @@ def status(state: GameState, head: str | None) -> dict:
         "tileset": {"name": state.tileset.name, "status": state.tileset.status,
                     "sha256": state.tileset.sha256},
         "undo": {"policy": state.setup.options.undo, "steps": _undoable_now(state, waiting),
-                 "redo": len(state.redo)},
+                 "redo": len(state.history.redo)},
     }
     if waiting == "dice" and state.battle is not None:
         battle = state.battle

@@ -12,9 +12,10 @@ from typing import assert_never
 
 from meeple.engine.board import lay
 from meeple.engine.deciding import resolve_target
+from meeple.engine.history import Step
 from meeple.engine.realms import Meeple
 from meeple.engine.setup import start
-from meeple.engine.state import Battle, GameState, Step
+from meeple.engine.state import Battle, GameState
 from meeple.events.model import (
     AnyEvent,
     BattleEnded,
@@ -68,21 +69,21 @@ def evolve(state: GameState, event: Event) -> GameState:
 
     :raises FoldError: if ``event.seq`` is not the next one.
     """
-    if state.detached or state.superseded or event.seq != state.next_seq:
+    if state.search is not None or state.history.superseded or event.seq != state.next_seq:
         _refuse(state, event)
     kind = type(event)
     if kind in _CONSEQUENCES or kind in _CHANCE and state.digital:
-        step = state.steps[-1]  # a consequence joins the last step (``_record``, inline)
+        step = state.history.steps[-1]  # a consequence joins the last step (``_record``, inline)
         step.events.append(event)
         if kind in _REVEALS and state.digital:
             step.chance = True
         _apply(state, event)  # (which forgets ``next_event``'s answer)
     elif kind is Undone:
         state = _undo(state, event)  # type: ignore[arg-type]
-        state.next_memo = None
+        state.memo.next = None
     elif kind is Redone:
         state = _redo(state, event)  # type: ignore[arg-type]
-        state.next_memo = None
+        state.memo.next = None
     else:
         _record(state, event, kind, redoing=False)
         _apply(state, event)
@@ -91,10 +92,10 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 
 def _refuse(state: GameState, event: Event) -> None:
-    if state.detached:
+    if state.search is not None:
         raise FoldError("this state was detached from its log for a search (playout): it "
                         "takes no events")
-    if state.superseded:
+    if state.history.superseded:
         raise FoldError("this state was replaced by an undo: go on from the state evolve "
                         "returned for it")
     raise FoldError(f"event seq {event.seq} where {state.next_seq} was expected")
@@ -118,11 +119,11 @@ def _record(state: GameState, event: Event, kind: type, *, redoing: bool) -> Non
     """Keep ``event`` (of type ``kind``) in the undo steps: an input begins a step (see
     ``is_input``, inline: this runs for every event), a consequence joins the last one."""
     if kind in _DECISIONS or kind in _CHANCE and not state.digital:
-        state.steps.append(Step([event], state.player, state.turn))
+        state.history.steps.append(Step([event], state.player, state.turn))
         if not redoing:
-            state.redo.clear()
+            state.history.redo.clear()
         return
-    step = state.steps[-1]
+    step = state.history.steps[-1]
     step.events.append(event)
     if kind in _REVEALS and state.digital:
         step.chance = True
@@ -133,19 +134,19 @@ def _undo(state: GameState, event: Undone) -> GameState:
     the start), replaying only the steps after it; costs what it takes back, not the game.
     The state undone is kept for a redo of the same steps."""
     count = len(event.steps)
-    kept, undone = state.steps[:-count], state.steps[-count:]
-    state.snapshots.stash(state.steps, state)
-    found = state.snapshots.nearest(kept)
+    kept, undone = state.history.steps[:-count], state.history.steps[-count:]
+    state.history.kept.stash(state.history.steps, state)
+    found = state.history.kept.nearest(kept)
     if found is not None:
         begin, fresh = found[0], found[1].copy()
     else:
         begin, fresh = 0, start(state.setup, state.secret)  # type: ignore[arg-type]
-    fresh.snapshots = state.snapshots  # the same line of play
+    fresh.history.kept = state.history.kept  # the same line of play
     _play_steps(fresh, kept[begin:])
     fresh.next_seq = state.next_seq
     if begin < len(kept):
-        state.snapshots.keep(kept, fresh)
-    fresh.redo = state.redo + list(reversed(undone))
+        state.history.kept.keep(kept, fresh)
+    fresh.history.redo = state.history.redo + list(reversed(undone))
     return fresh
 
 
@@ -153,19 +154,19 @@ def _redo(state: GameState, event: Redone) -> GameState:
     """The state with the undone steps in effect again: a copy of the state they were undone
     in, while it is kept, else the steps played again."""
     count = len(event.steps)
-    again = [state.redo[-1 - i] for i in range(count)]
-    redo = state.redo[:-count]
-    steps = state.steps + again
-    found = state.snapshots.nearest(steps)
-    if found is not None and found[0] > len(state.steps):
+    again = [state.history.redo[-1 - i] for i in range(count)]
+    redo = state.history.redo[:-count]
+    steps = state.history.steps + again
+    found = state.history.kept.nearest(steps)
+    if found is not None and found[0] > len(state.history.steps):
         fresh = found[1].copy()
-        fresh.snapshots = state.snapshots
+        fresh.history.kept = state.history.kept
         fresh.next_seq = state.next_seq
         _play_steps(fresh, steps[found[0]:])
     else:
         fresh = state
         _play_steps(fresh, again)
-    fresh.redo = redo
+    fresh.history.redo = redo
     return fresh
 
 
@@ -181,7 +182,7 @@ def _play_steps(state: GameState, steps: list[Step]) -> None:
 
 def _apply(state: GameState, event: Event) -> None:
     """Change the state as one recorded event says (already recorded as a step)."""
-    state.next_memo = None
+    state.memo.next = None
     any_event: AnyEvent = event  # type: ignore[assignment]  # (typing.cast is a call: hot path)
     match any_event:  # the most frequent first (a case that misses costs an isinstance); a
         # playout applies the first alone
@@ -219,7 +220,7 @@ def _apply(state: GameState, event: Event) -> None:
 
 def draw_tile(state: GameState, tile: str) -> None:
     """The player to move draws ``tile`` (trusted: the draw the rules or the players made)."""
-    state.next_memo = None
+    state.memo.next = None
     state.remaining[tile] -= 1
     state.left -= 1
     if state.sampled:  # (a sampling state's chance is never known: checked first)
@@ -248,7 +249,7 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
 
 def place_tile(state: GameState, x: int, y: int, r: int) -> None:
     """Lay the drawn tile at (x, y) turned ``r`` quarter turns (trusted: checked before)."""
-    state.next_memo = None
+    state.memo.next = None
     lay(state, state.tileset.types[state.drawn], x, y, r)  # type: ignore[index]
     state.drawn = None
     state.placed_at = (x, y)
@@ -262,7 +263,7 @@ def _meeple_placed(state: GameState, event: MeeplePlaced) -> None:
 
 def place_meeple(state: GameState, colour: str, target: str, figure: str) -> None:
     """``colour`` puts a figure on a target of the tile just placed (trusted: checked before)."""
-    state.next_memo = None
+    state.memo.next = None
     if "@" in target:
         spot, attacked = resolve_target(state, target)
         node = node_at(state, spot)
@@ -272,14 +273,14 @@ def place_meeple(state: GameState, colour: str, target: str, figure: str) -> Non
         attacked = None
     state.reserve[colour][figure] -= 1
     state.realms.changing(node).meeples += ((colour, figure, node),)  # type: ignore[operator]
-    state.held_nodes.append(node)
+    state.memo.held_nodes.append(node)
     state.attacked = attacked
     state.phase = "resolve"
 
 
 def skip_meeple(state: GameState) -> None:
     """The player to move places no figure this turn."""
-    state.next_memo = None
+    state.memo.next = None
     state.phase = "resolve"
 
 
@@ -289,7 +290,7 @@ def _meeple_taken_back(state: GameState, event: MeepleTakenBack) -> None:
 
 def take_back(state: GameState, colour: str, spot: Spot) -> None:
     """``colour`` takes a follower back from ``spot`` (trusted: checked before)."""
-    state.next_memo = None
+    state.memo.next = None
     node = node_at(state, spot)
     realm = state.realms.changing(node)
     mine = next(m for m in realm.meeples if m[0] == colour and m[2] == node)

@@ -35,14 +35,14 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
         del left[xy]
         if not left:
             del groups[need]
-    cells = state.cells
-    if cells is not None:  # and a detached state's list of cells (the last takes its place)
-        cell_at = state.cell_at
-        at = cell_at.pop(xy)  # type: ignore[union-attr]
+    search = state.search
+    if search is not None:  # and a search's list of cells (the last takes its place)
+        cells, cell_at = search.cells, search.cell_at
+        at = cell_at.pop(xy)
         last = cells.pop()
         if last != xy:
             cells[at] = last
-            cell_at[last] = at  # type: ignore[index]
+            cell_at[last] = at
     joins = []
     offers = o.offers
     side_ports = o.side_ports
@@ -53,9 +53,9 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
             need = frontier.get(cell)
             if need is None:  # the cell joins the frontier
                 need = offers[side]
-                if cells is not None:
-                    state.cell_at[cell] = len(cells)  # type: ignore[index]
-                    cells.append(cell)
+                if search is not None:
+                    search.cell_at[cell] = len(search.cells)
+                    search.cells.append(cell)
             else:
                 left = groups[need]  # the cell leaves the group of its old need
                 del left[cell]
@@ -200,8 +200,9 @@ def sample_placement(state: GameState, tile: TileType, uniform: Callable[[], flo
     try), else drawn again; after ``tries`` misses, or on an empty board, ``nth_placement``
     picks. Costs a few tries where the tile fits often, not a count of every cell it fits.
     The tile must be placeable."""
-    cells = state.cells
-    if cells is not None and 0 not in state.groups:
+    search = state.search
+    if search is not None and 0 not in state.groups:
+        cells = search.cells
         frontier = state.frontier
         degrees = tile.degrees
         most = tile.most_rotations

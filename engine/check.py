@@ -162,9 +162,9 @@ def _judge(state: GameState, event: Event) -> None:
 
     :raises _Found: with the finding.
     """
-    memo = state.next_memo  # (``next_event``, inline: once an event)
+    memo = state.memo.next  # (``next_event``, inline: once an event)
     if memo is None:
-        memo = state.next_memo = (consequence(state),)
+        memo = state.memo.next = (consequence(state),)
     expected = memo[0]
     if expected is None and not state.chance_known and awaiting_seed(state):
         finding = _check_sealed_chance(state, event)

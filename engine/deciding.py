@@ -252,16 +252,16 @@ def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] |
     attack = state.edition.attack
     if attack is None:
         return None
-    memo = state.attack_memo
+    memo = state.memo.attack
     if memo is None:
-        memo = state.attack_memo = (0, {})
+        memo = state.memo.attack = (0, {})
     seen, index = memo
     cells = state.planet_cells
     if seen < len(cells):
         for cell in {(px - dx, py - dy) for px, py in cells[seen:] for dx, dy in AROUND}:
             index[cell] = tuple(str(Target(attack, None, centre))  # N then clockwise
                                 for centre in attackable_around(state, *cell))
-        state.attack_memo = (len(cells), index)
+        state.memo.attack = (len(cells), index)
     return index
 
 
@@ -449,7 +449,7 @@ def undoable(state: GameState) -> int:
     typo) but nothing before it, so no one takes a move back after seeing the dice.
     """
     policy = state.setup.options.undo
-    steps = state.steps[1:]
+    steps = state.history.steps[1:]
     if policy == "none" or state.phase == "over" and policy != "any":
         return 0
     if policy == "any":
@@ -479,18 +479,18 @@ def _undo(state: GameState, command: Undo) -> Event:
             why = "that goes back past the start of the game"
         raise IllegalMove(f"cannot undo {command.steps} step(s): {why}", rule="undo",
                           legal=f"{allowed} step(s) can be undone now")
-    steps = state.steps[-command.steps:]
+    steps = state.history.steps[-command.steps:]
     return Undone(seq=state.next_seq, steps=tuple(s.seq for s in reversed(steps)))
 
 
 def _redo(state: GameState, command: Redo) -> Event:
     if command.steps < 1:
         raise InvalidCommand("redo takes at least 1 step", rule="undo")
-    if command.steps > len(state.redo):
+    if command.steps > len(state.history.redo):
         raise IllegalMove(f"cannot redo {command.steps} step(s): "
-                          + ("nothing was undone since the last move" if not state.redo
-                             else f"only {len(state.redo)} undone step(s) wait"), rule="undo")
-    steps = state.redo[-command.steps:]
+                          + ("nothing was undone since the last move" if not state.history.redo
+                             else f"only {len(state.history.redo)} undone step(s) wait"), rule="undo")
+    steps = state.history.redo[-command.steps:]
     return Redone(seq=state.next_seq, steps=tuple(s.seq for s in reversed(steps)))
 
 

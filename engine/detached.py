@@ -40,7 +40,7 @@ from meeple.engine.commands import (
 )
 from meeple.engine.deciding import legal_targets
 from meeple.engine.flow import consequence
-from meeple.engine.state import GameState
+from meeple.engine.state import GameState, Search
 from meeple.engine.targets import Target
 from meeple.events.model import DiceRolled, Roll, Spot
 
@@ -60,14 +60,11 @@ def detach(state: GameState, rng: random.Random | None = None) -> GameState:
         raise ValueError("this game's draws and dice are not known here: a playout samples "
                          "them (pass a random generator)")
     copy = state.copy()
-    copy.detached = True
-    copy.steps, copy.redo = [], []
-    copy.cells = list(copy.frontier)
-    copy.cell_at = dict(zip(copy.cells, range(len(copy.cells)), strict=True))
+    copy.history.steps, copy.history.redo = [], []
+    copy.search = Search(list(copy.frontier), sampled=rng is not None)
     if rng is not None:
-        copy.sampled = True
         copy.chance_known = False
-        copy.next_memo = None
+        copy.memo.next = None
         remaining = copy.remaining  # (in the tile set's order: nothing of the pile's)
         copy.pile = list(chain.from_iterable(map(repeat, remaining, remaining.values())))
     return copy

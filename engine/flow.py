@@ -41,9 +41,9 @@ def awaiting(state: GameState) -> str | None:
     phase = state.phase
     if phase == "over":
         return "over"
-    memo = state.next_memo  # (``next_event``, inline: this is asked several times a move)
+    memo = state.memo.next  # (``next_event``, inline: this is asked several times a move)
     if memo is None:
-        memo = state.next_memo = (consequence(state),)
+        memo = state.memo.next = (consequence(state),)
     if memo[0] is not None:
         return None
     return "dice" if phase == "resolve" else phase
@@ -60,9 +60,9 @@ def next_event(state: GameState) -> Event | None:
 
     Worked out once per state: the answer is kept until ``evolve`` changes the state.
     """
-    memo = state.next_memo
+    memo = state.memo.next
     if memo is None:
-        memo = state.next_memo = (consequence(state),)
+        memo = state.memo.next = (consequence(state),)
     return memo[0]
 
 
@@ -218,18 +218,18 @@ def _final(state: GameState, seq: int) -> Event | None:
     stage by stage), then the winners. A sealed game's
     ``game_ended`` reveals its seed, so only the seed's holder can write it: without the seed
     the game waits for them (``None``)."""
-    queue = state.final_queue
+    queue = state.memo.final_queue
     if queue is None:
-        queue = state.final_queue = _final_queue(state)
+        queue = state.memo.final_queue = _final_queue(state)
     data = state.realms.data
-    for at in range(state.final_from, len(queue)):
+    for at in range(state.memo.final_from, len(queue)):
         root, side, event = queue[at]
         paid = data[root].paid  # type: ignore[union-attr]
         if paid and side in paid:
             continue
-        state.final_from = at  # the payments before are made, here and from now on
+        state.memo.final_from = at  # the payments before are made, here and from now on
         return replace(event, seq=seq)
-    if state.sealed and state.secret is None and not state.detached:
+    if state.sealed and state.secret is None and state.search is None:
         return None  # a sealed game ends only when its seed's holder reveals the seed
     best = max(state.scores.values())
     return GameEnded(

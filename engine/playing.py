@@ -66,7 +66,7 @@ def settle(state: GameState) -> tuple[GameState, list[Event]]:
         state = evolve(state, event)
         written.append(event)
         event = consequence(state)  # (``next_event`` of a state that evolve just changed)
-    state.next_memo = _NO_EVENT
+    state.memo.next = _NO_EVENT
     return state, written
 
 

@@ -54,7 +54,7 @@ def held_roots(state: GameState) -> set[int]:
     parent = realms.parent
     data = realms.data
     roots = set()
-    for node in state.held_nodes:
+    for node in state.memo.held_nodes:
         root = parent[node]
         if parent[root] != root:  # (a root, or a node next to one, needs no call)
             root = realms.find(root)

@@ -14,7 +14,8 @@ from meeple.engine.compiled import compile_tileset
 from meeple.engine.edition import Edition
 from meeple.engine.editions import edition_named
 from meeple.engine.errors import InvalidCommand
-from meeple.engine.state import GameState, Step
+from meeple.engine.history import Step
+from meeple.engine.state import GameState
 from meeple.engine.tiles import TileSet
 from meeple.events.memo import by_identity
 from meeple.events.model import (
@@ -250,5 +251,5 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
     state.frontier[(0, 0)] = 0  # touched by no tile: any tile fits
     state.groups[0] = {(0, 0): None}
     lay(state, tileset.types[tileset.start], 0, 0, 0)
-    state.steps.append(Step([event], colours[0], 0))
+    state.history.steps.append(Step([event], colours[0], 0))
     return state

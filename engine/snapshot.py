@@ -26,7 +26,7 @@ PHASES = {
 
 def effective_events(state: GameState) -> list[Event]:
     """The events in effect: the log less what was undone and not redone."""
-    return [event for step in state.steps for event in step.events]
+    return [event for step in state.history.steps for event in step.events]
 
 
 def breakdown(state: GameState) -> list[dict]:

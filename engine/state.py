@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from meeple.engine.edition import Edition
+from meeple.engine.history import History
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType
 from meeple.events.model import Colour, Event, GameStarted, PointsScored, Spot
@@ -35,62 +36,50 @@ class Battle(msgspec.Struct):
     tie_paid: set[str] = msgspec.field(default_factory=set)
 
 
-class Snapshots:
-    """States at step boundaries, kept when an undo rebuilds one, so undoing to the same
-    point again (undo/redo pairs) costs a copy, not a replay from the first line.
+class Memos:
+    """What the rules work out once and keep while the state stands: the next consequence
+    (``next``: ``(event or None,)``, cleared by every change), the attack targets around the
+    board (``attack``: centres indexed, targets by cell; a copy starts without it, so no two
+    states share it while it grows), the end of the game's payments in order and the first
+    not yet made (``final_queue``, ``final_from``), and every node a figure was placed on
+    (``held_nodes``: a node stays when its figure leaves; the realms holding figures are
+    among theirs)."""
 
-    Shared by the states of one line of play (a fold, and ``GameState.continued``); a copy
-    (``GameState.copy``) starts its own. At most ``LIMIT`` states, the oldest used dropped
-    first. Keyed by the ``seq`` of the last step in effect: the steps before a step
-    never change (undo takes steps off the top; redo puts the same ones back).
-    """
-
-    LIMIT = 16
+    __slots__ = ("next", "attack", "final_queue", "final_from", "held_nodes")
 
     def __init__(self) -> None:
-        self._states: dict[int, tuple[int, GameState]] = {}
+        self.next: tuple[Event | None] | None = None
+        self.attack: tuple[int, dict] | None = None
+        self.final_queue: tuple[tuple[int, str, PointsScored], ...] | None = None
+        self.final_from = 0
+        self.held_nodes: list[int] = []
 
-    def nearest(self, steps: list[Step]) -> tuple[int, GameState] | None:
-        """The snapshot after the longest prefix of ``steps`` that is kept, with its length."""
-        best: tuple[int, GameState] | None = None
-        for key, (length, state) in self._states.items():
-            if length <= len(steps) and steps[length - 1].seq == key \
-                    and (best is None or length > best[0]):
-                best = (length, state)
-        if best is not None:
-            key = steps[best[0] - 1].seq
-            self._states[key] = self._states.pop(key)  # most recently used last
-        return best
-
-    def keep(self, steps: list[Step], state: GameState) -> None:
-        """Keep a copy of ``state``, the state after ``steps``."""
-        self._put(steps, state.copy())
-
-    def stash(self, steps: list[Step], state: GameState) -> None:
-        """Keep ``state`` itself, the state after ``steps``, which an undo supersedes: from
-        now on it is only ever copied (see ``GameState.superseded``), so a redo of the same
-        steps costs a copy instead of playing them again."""
-        state.superseded = True
-        self._put(steps, state)
-
-    def _put(self, steps: list[Step], state: GameState) -> None:
-        self._states.pop(steps[-1].seq, None)
-        self._states[steps[-1].seq] = (len(steps), state)
-        while len(self._states) > self.LIMIT:
-            del self._states[next(iter(self._states))]
+    def copy(self) -> Memos:
+        copy = Memos()
+        copy.next, copy.final_queue, copy.final_from = self.next, self.final_queue, self.final_from
+        copy.held_nodes = list(self.held_nodes)
+        return copy
 
 
-class Step(msgspec.Struct):
-    """A unit of undo: an input event and the consequences that followed it."""
+class Search:
+    """What a search's copy of a game keeps besides the rules' state
+    (``meeple.engine.detached``): the frontier cells as a list and where each is in it, so
+    that a playout picks a cell in one step (``meeple.engine.board.sample_placement``), and
+    whether draws and dice are sampled from what players can see (``sampled``: ``pile`` is
+    then the bag of tiles left, in an order that says nothing of the hidden one, and the rules
+    wait for every draw and roll as in table mode)."""
 
-    events: list[Event]
-    player: str
-    turn: int
-    chance: bool = False
+    __slots__ = ("cells", "cell_at", "sampled")
 
-    @property
-    def seq(self) -> int:
-        return self.events[0].seq
+    def __init__(self, cells: list[tuple[int, int]], sampled: bool) -> None:
+        self.cells = cells
+        self.cell_at = {cell: at for at, cell in enumerate(cells)}
+        self.sampled = sampled
+
+    def copy(self) -> Search:
+        copy = Search.__new__(Search)
+        copy.cells, copy.cell_at, copy.sampled = list(self.cells), dict(self.cell_at), self.sampled
+        return copy
 
 
 class GameState:
@@ -158,42 +147,20 @@ class GameState:
         #: feature, a planet or a cloister (``meeple.engine.board.lay`` keeps it)
         self.centres_near: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self.next_seq: int = 1
-        self.steps: list[Step] = []
-        self.redo: list[Step] = []
         self.winners: tuple[str, ...] | None = None
         self.secret: str | None = secret
-        self.snapshots: Snapshots = Snapshots()
-        #: set once an undo has replaced this state: it is kept for redo and must not change
-        self.superseded: bool = False
-        #: ``next_event`` of this state, once asked: ``(event or None,)``; every change clears it
-        self.next_memo: tuple[Event | None] | None = None
-        #: ``meeple.engine.deciding.attack_targets``: (planets indexed, targets by cell); a copy
-        #: starts without it, so no two states ever share it while it grows
-        self.attack_memo: tuple[int, dict] | None = None
-        #: the payments the end of the game makes, in order, and the first not yet made
-        #: (``meeple.engine.flow``): worked out once the last tile is played
-        self.final_queue: tuple[tuple[int, str, PointsScored], ...] | None = None
-        self.final_from: int = 0
-        #: every node a figure was placed on, in order (kept by ``place_meeple``; a node stays
-        #: when its figure leaves): the realms holding figures are among theirs
-        self.held_nodes: list[int] = []
-        #: a detached state's frontier cells as a list, and where each is in it, so that a
-        #: playout picks a cell in one step (``meeple.engine.board.sample_placement``); ``None``
-        #: in the referee's states (``lay`` keeps them where they are not)
-        self.cells: list[tuple[int, int]] | None = None
-        self.cell_at: dict[tuple[int, int], int] | None = None
-        #: a copy played on without a log by a search (``meeple.engine.detached``): it keeps no
-        #: undo steps, and ``evolve`` refuses it
-        self.detached: bool = False
-        #: draws and dice are sampled by a search from what players can see: ``pile`` is then the
-        #: bag of tiles left, in an order that says nothing of the hidden one, and the rules wait
-        #: for every draw and roll as in table mode
-        self.sampled: bool = False
+        #: the undo history: steps in effect, steps a redo may bring back, states kept
+        self.history: History = History()
+        #: what the rules worked out once and keep until the state changes
+        self.memo: Memos = Memos()
+        #: what only a search's copy keeps (``meeple.engine.detached``); None in the referee's
+        #: states, which ``evolve`` plays from a log
+        self.search: Search | None = None
 
     def copy(self) -> GameState:
         """An independent copy of the state: playing on either leaves the other as it was.
 
-        The tile set (with its memos) is shared, not copied. The copy keeps undo snapshots of
+        The tile set (with its memos) is shared, not copied. The copy keeps undo states of
         its own, since its steps from now on are not the original's (``continued`` is the
         copy that goes on along the same line and shares them).
         """
@@ -216,35 +183,28 @@ class GameState:
         copy.set_aside = list(self.set_aside)
         copy.placements = list(self.placements)
         copy.planet_cells = list(self.planet_cells)
-        copy.held_nodes = list(self.held_nodes)
         copy.centres_near = dict(self.centres_near)
-        copy.cells = None if self.cells is None else list(self.cells)
-        copy.cell_at = None if self.cell_at is None else dict(self.cell_at)
-        copy.steps = self._steps_copy()
-        copy.redo = list(self.redo)
-        copy.superseded = False
-        copy.attack_memo = None
-        copy.snapshots = Snapshots()
+        copy.history = self.history.copy()
+        copy.memo = self.memo.copy()
+        copy.search = None if self.search is None else self.search.copy()
         return copy
 
     def continued(self) -> GameState:
         """A copy that goes on along this state's own line of play (consequences written
-        ahead of a move): it shares the undo snapshots, kept by the steps of that one line."""
+        ahead of a move): it shares the undo states kept, kept by the steps of that one line."""
         copy = self.copy()
-        copy.snapshots = self.snapshots
+        copy.history.kept = self.history.kept
         return copy
-
-    def _steps_copy(self) -> list[Step]:
-        """The steps, sharing all but the last: only the last step ever grows (``evolve``)."""
-        steps = list(self.steps)
-        if steps:
-            last = steps[-1]
-            steps[-1] = Step(list(last.events), last.player, last.turn, last.chance)
-        return steps
 
     def rule(self, what: str) -> str:
         """The rule id of a shared rule in this game's edition (``place``, ``meeple``, ...)."""
         return self.edition.rules[what]
+
+    @property
+    def sampled(self) -> bool:
+        """A search's copy whose draws and dice are sampled from what players can see."""
+        search = self.search
+        return search is not None and search.sampled
 
     @property
     def sealed(self) -> bool:

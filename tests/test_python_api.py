@@ -107,7 +107,9 @@ def test_every_engine_module_is_documented_as_public_or_banned_as_a_deep_import(
         banned = tomllib.load(file)["tool"]["ruff"]["lint"]["flake8-tidy-imports"]["banned-api"]
     modules = {name[:-3] for name in os.listdir(os.path.join(root, "engine"))
                if re.fullmatch(r"[a-z_]+\.py", name) and name != "__init__.py"}
-    documented = set(re.findall(r"`meeple\.engine\.([a-z_]+)`", README)) & modules
+    api_section = README[README.index("## Python API"):]
+    api_section = api_section[:api_section.index("\n## ", 5)]
+    documented = set(re.findall(r"`meeple\.engine\.([a-z_]+)`", api_section)) & modules
     assert {"bots", "notation", "check", "playing", "edition"} <= documented
     banned_modules = {key.rpartition(".")[2] for key in banned if key.startswith("meeple.engine.")}
     assert modules - documented - {"chance"} <= banned_modules

@@ -18,10 +18,10 @@ def marked_while_replaying(events):
     marked: set[int] = set()
     for event in events[1:]:
         if isinstance(event, Undone):
-            for step in state.steps[-len(event.steps):]:
+            for step in state.history.steps[-len(event.steps):]:
                 marked.update(e.seq for e in step.events)
         elif isinstance(event, Redone):
-            for step in state.redo[-len(event.steps):]:
+            for step in state.history.redo[-len(event.steps):]:
                 marked.difference_update(e.seq for e in step.events)
         state = evolve(state, event)
     return marked

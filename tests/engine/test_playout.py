@@ -116,10 +116,10 @@ def test_a_detached_state_lists_its_frontier_cells_as_tiles_are_laid(name):
     rng = random.Random(2)
     advance(fast, rng)
     while fast.phase != "over":
-        assert sorted(fast.cells) == sorted(fast.frontier)
-        assert {cell: at for at, cell in enumerate(fast.cells)} == fast.cell_at
+        assert sorted(fast.search.cells) == sorted(fast.frontier)
+        assert {cell: at for at, cell in enumerate(fast.search.cells)} == fast.search.cell_at
         playout(fast, rng, turns=1)
-    assert sorted(fast.cells) == sorted(fast.frontier)
+    assert sorted(fast.search.cells) == sorted(fast.frontier)
 
 
 @pytest.mark.parametrize("name", ["star-wars", "classic"])

@@ -74,7 +74,7 @@ def check_kept(state: GameState) -> None:
     assert {cell: need for need, group in state.groups.items() for cell in group} == state.frontier
     realms = state.realms
     held = {root for root, realm in enumerate(realms.data) if realm and realm.meeples}
-    assert held == {realms.find(node) for node in state.held_nodes} & held
+    assert held == {realms.find(node) for node in state.memo.held_nodes} & held
 
 
 def play_to_the_end(first) -> None:

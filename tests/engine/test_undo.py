@@ -85,9 +85,9 @@ def test_redo_needs_something_undone_and_a_new_move_clears_it():
         decide(state, Redo())
     state, _ = play(state, random_move(state))
     state, _ = play(state, Undo())
-    assert len(state.redo) == 1
+    assert len(state.history.redo) == 1
     state, _ = play(state, random_move(state))
-    assert state.redo == []
+    assert state.history.redo == []
     with pytest.raises(IllegalMove, match="nothing was undone"):
         decide(state, Redo())
 

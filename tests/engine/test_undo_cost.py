@@ -23,7 +23,7 @@ from meeple.engine import (
     start,
     undoable,
 )
-from meeple.engine.state import Snapshots
+from meeple.engine.history import KeptStates
 
 from helpers import bundled, classic
 
@@ -72,15 +72,15 @@ def test_undo_through_snapshots_gives_the_state_a_full_rebuild_gives(edition, mo
     while awaiting(state) != "over" and len(log) < 600:
         if awaiting(state) in ("place", "meeple") and undoable(state) and chooser.random() < 0.3:
             command = Undo(chooser.randint(1, min(4, undoable(state))))
-        elif state.redo and chooser.random() < 0.5:
-            command = Redo(chooser.randint(1, len(state.redo)))
+        elif state.history.redo and chooser.random() < 0.5:
+            command = Redo(chooser.randint(1, len(state.history.redo)))
         else:
             command = random_move(state)
         state, new = play(state, command)
         log += new
     assert any(type(e).__name__ == "Undone" for e in log)
     with_snapshots = [export(s) for s in _states(log)]
-    monkeypatch.setattr(Snapshots, "LIMIT", 0)
+    monkeypatch.setattr(KeptStates, "LIMIT", 0)
     without = [export(s) for s in _states(log)]
     assert with_snapshots == without
 
