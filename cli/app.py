@@ -11,7 +11,6 @@ what it uses.
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start, which cost a third of `meeple status`'s start-up.
 import copy
-import errno
 import functools
 import gc
 import os
@@ -21,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli.output import emit_json, fail, note, say, wants_json
+from meeple.cli.output import WRITE_FAULTS, emit_json, fail, note, say, wants_json
 
 app = typer.Typer(
     name="meeple",
@@ -82,10 +81,6 @@ def _options(
         fail(str(exc), 2)
 
 
-#: the faults of a write to a full, over-quota or failing device (stdout included)
-_WRITE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
-
-
 def guarded(fn):
     """Turn every failure into one line on stderr and its exit code; never a traceback."""
 
@@ -109,7 +104,7 @@ def guarded(fn):
         except Failure as exc:
             fail(exc.message, exc.code, rule=exc.rule, legal=exc.legal)
         except OSError as exc:
-            if exc.errno not in _WRITE_FAULTS:
+            if exc.errno not in WRITE_FAULTS:
                 raise
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # what is left unwritten is dropped
             fail(f"cannot write the output: {exc.strerror}", 3, kind="write")
@@ -742,17 +737,27 @@ def main() -> None:
     """
     gc.freeze()  # what the imports made lives as long as the process: collections skip it
     argv = sys.argv[1:]
-    if not argv:  # the whole help, as typer shows it (exit 2)
-        app_for(argv)(prog_name="meeple")
-        return
     # A usage error is one line too, or under --json one JSON object (see ``output.fail``).
     from meeple.cli import output
 
     output.errors_as_json = wants_json(argv)
+    sys.exit(output.written(lambda: _main(argv)))
+
+
+def _main(argv: list[str]) -> int:
+    """``main`` up to its exit code (``output.written`` then writes what stdout holds)."""
+    from meeple.cli import output
+
+    if not argv:  # the whole help, as typer shows it (exit 2)
+        try:
+            app_for(argv)(prog_name="meeple")
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 0
+        return 0
     code = run_command(argv)
     if code == 130 and not output.error_said:
         output.tell_error("interrupted (Ctrl-C)", 130, kind="interrupted")
-    sys.exit(code)
+    return code
 
 
 def run_command(argv: list[str]) -> int:

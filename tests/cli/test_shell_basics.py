@@ -239,17 +239,40 @@ def test_numbers_too_long_to_read_are_refused_not_crashed_on(tmp_path):
     assert "cannot read dice" in fail("roll", table, f"red={digits}", code=2)
 
 
+#: command lines whose output a full device refuses (GAME: a game's log), each printing
+#: through another path: JSON, a board, typer's help and version, an SVG written to stdout
+_TO_A_FULL_DEVICE = [["status", "GAME", "--json"], ["status", "GAME"], ["replay", "GAME"],
+                     ["moves", "GAME", "--json"], ["show", "GAME", "--svg", "-"], ["--version"],
+                     ["--help"], ["status", "--help"], []]
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
-def test_a_full_output_device_is_a_failed_write_not_a_bug(tmp_path):
+@pytest.mark.parametrize("buffered", [pytest.param(True, id="buffered"),
+                                      pytest.param(False, id="unbuffered", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("argv", [
+    pytest.param(a, id=" ".join(a) or "no-arguments", marks=[pytest.mark.slow] if i else [])
+    for i, a in enumerate(_TO_A_FULL_DEVICE)])
+def test_a_full_output_device_is_a_failed_write_not_a_bug(tmp_path, argv, buffered):
+    """Output to a file is buffered unless PYTHONUNBUFFERED is set: the full device may
+    first refuse it when the buffer is flushed, after the command returned."""
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "3")
-    for json_flag in ([], ["--json"]):
-        with open("/dev/full", "w") as full:
-            done = subprocess.run([sys.executable, "-m", "meeple.cli.app", "status", str(game),
-                                   *json_flag], stdout=full, stderr=subprocess.PIPE, text=True,
-                                  timeout=60)
-        assert done.returncode == 3 and "cannot write the output" in done.stderr, done.stderr
-        assert "Traceback" not in done.stderr
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "meeple.cli.app",
+                               *(str(game) if a == "GAME" else a for a in argv)], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+    assert done.returncode == 3, done.stderr
+    said = done.stderr.strip().splitlines()
+    if "--json" in argv:
+        assert [json.loads(line) for line in said] == [
+            {"error": "cannot write the output: No space left on device", "kind": "write",
+             "code": 3, "rule": None, "legal": None}], done.stderr
+    else:
+        assert said == ["meeple: error: cannot write the output: No space left on device"], \
+            done.stderr
 
 
 def test_ctrl_c_under_json_is_a_json_error(tmp_path):
