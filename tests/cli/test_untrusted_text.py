@@ -15,7 +15,6 @@ import pytest
 import typer
 from rich.console import Console
 
-from meeple.cli.app import app
 from meeple.cli.board import to_rich
 from meeple.cli.narrate import tell
 from meeple.cli.output import emit_json, fail, note, say
@@ -25,8 +24,9 @@ from meeple.events import log
 from meeple.events.model import TileDrawn
 from meeple.events.tileset import TileSetDef, content_hash
 
-from helpers import bundled, rechain, run, runner
+from helpers import bundled, rechain, run
 from helpers import fail as fail_line
+from helpers import invoke as invoke_cli
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 FOUR_PLAYERS = FIXTURES / "random_4p_seed_0.jsonl"
@@ -44,7 +44,7 @@ def lines_of(path: Path) -> list[bytes]:
 
 def invoke(*args, env: dict[str, str] | None = None):
     """Run the CLI in-process, whatever its exit code; never a traceback."""
-    result = runner.invoke(app, [str(a) for a in args], env=env)
+    result = invoke_cli(args, env=env)
     assert "Traceback" not in result.stdout + result.stderr and result.exit_code != 4, result.stderr
     return result
 
