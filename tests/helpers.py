@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -50,6 +51,39 @@ def invoke(args, **options):
 
     words = [str(a) for a in args]
     return runner.invoke(app_for(words), words, **options)
+
+
+def main(*args, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run ``meeple ARGS`` in this process through the console script's entry point ``main``,
+    as a shell runs it (its one-line or JSON usage errors, its exit code), stdout and stderr
+    captured as a pipe would take them: what ``subprocess.run`` would give, without starting
+    Python again. ``env``: variables set for the run."""
+    import contextlib
+    import gc
+    import io
+    import os
+    import sys
+    from unittest import mock
+
+    from meeple.cli import app, output
+
+    argv = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(sys, "argv", ["meeple", *argv]))
+        stack.enter_context(mock.patch.dict(os.environ, env or {}))
+        # main's process-wide settings, undone for the tests after this one
+        stack.enter_context(mock.patch.object(gc, "freeze", lambda: None))
+        stack.enter_context(mock.patch.object(output, "errors_as_json", False))
+        stack.enter_context(mock.patch.object(output, "error_said", False))
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
+        try:
+            app.main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    return subprocess.CompletedProcess(["meeple", *argv], code, out.getvalue(), err.getvalue())
 
 
 def run(*args, code=0):

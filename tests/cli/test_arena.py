@@ -241,6 +241,7 @@ def test_review_findings_are_usage_errors_before_anything_is_played(tmp_path, ar
     assert not (tmp_path / "out").exists() or not os.listdir(tmp_path / "out")
 
 
+@pytest.mark.slow  # an arena of search bots, to a decision
 def test_an_sprt_writes_the_games_it_counts_and_no_others(tmp_path):
     out = tmp_path / "q"
     report = run_json("arena", "--bots", "greedy,random", "--games", "400", "--seed", "w",

@@ -19,8 +19,9 @@ PLAY = [sys.executable, "-m", "meeple.cli.app", "play"]
 
 
 def _play(path, lines: str, *options: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*PLAY, str(path), *options], input=lines, capture_output=True,
-                          text=True, timeout=120)
+    """``meeple play`` in this process, its lines read from a pipe."""
+    done = invoke(["play", path, *options], input=lines)
+    return subprocess.CompletedProcess(PLAY, done.exit_code, done.stdout, done.stderr)
 
 
 def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
@@ -52,6 +53,7 @@ def test_a_usage_error_typed_to_play_is_one_line(tmp_path):
                     "(see `meeple undo --help`)"], done.stderr
 
 
+@pytest.mark.slow  # processes reading from a pipe that never ends
 def test_a_piped_line_too_long_to_be_a_command_ends_the_session_at_once(tmp_path):
     """Bounded input: a line is read only up to the longest command, so a huge line (or an
     endless one) costs no more than that and leaves the log as it was."""

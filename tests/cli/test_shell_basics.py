@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fail, run, run_json
+from helpers import fail, main, run, run_json
 
 
 def test_version():
@@ -35,6 +35,7 @@ def test_tile_ids_and_colours_are_taken_in_any_case(tmp_path):
     assert run_json("score", game)["scores"] == {"red": 4, "white": 1}
 
 
+@pytest.mark.slow  # a whole demo game between search bots
 def test_the_demo_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     import tempfile
 
@@ -151,11 +152,7 @@ def test_the_team_variant_scores_by_team_naming_its_players(tmp_path):
 
 
 def _meeple(*args: object):
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "meeple.cli.app", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
+    return main(*args)
 
 
 def _json_error(result, code: int) -> dict:
@@ -204,6 +201,7 @@ def test_place_takes_a_label_read_off_the_board(tmp_path):
     assert "rotation 7 is not 1-4" in fail("place", game, "a7", code=1)
 
 
+@pytest.mark.slow  # a whole demo game between search bots
 def test_the_demo_game_shows_a_battle_an_attack_a_completed_planet_and_the_final_scoring(
         tmp_path):
     """Pins the demo's seed and bots: the game must still show each of these moments."""
@@ -275,12 +273,17 @@ def test_a_full_output_device_is_a_failed_write_not_a_bug(tmp_path, argv, buffer
             done.stderr
 
 
+@pytest.mark.slow  # a process, simulating games until it is interrupted
 def test_ctrl_c_under_json_is_a_json_error(tmp_path):
+    out = tmp_path / "g"
     process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "simulate", "--out",
-                                str(tmp_path / "g"), "--games", "50", "--bot", "mcts:100",
-                                "--jobs", "1", "--json"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+                                str(out), "--games", "50", "--bot", "mcts:100", "--jobs", "1",
+                                "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    end = time.monotonic() + 60
+    while not list(out.glob("*.jsonl")):  # Ctrl-C once the games are being played
+        assert time.monotonic() < end and process.poll() is None
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
@@ -292,6 +295,7 @@ def _json_error_line(stderr: str) -> dict:
     return json.loads(stderr.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # a demo game and a simulated one
 def test_demo_and_simulate_take_colours_in_any_case(tmp_path):
     run("simulate", "--out", tmp_path / "s", "--games", "1", "--players", "RED,Black",
         "--jobs", "1")
