@@ -9,6 +9,7 @@ import re
 import shutil
 
 import msgspec
+import pytest
 
 from helpers import fail, mini_set, rechain, run, run_json
 
@@ -144,6 +145,7 @@ def test_after_repair_status_names_continue_which_writes_the_missing_consequence
     assert "nothing to write" in run("continue", game).stdout
 
 
+@pytest.mark.slow  # starts processes
 def test_a_disk_that_fills_during_a_sealed_start_leaves_nothing_behind(tmp_path):
     """A file size limit (EFBIG, as a full disk would) stops the log's first line: no log, no
     seed file, no temporary file is left, and the command says why (exit 3)."""

@@ -58,6 +58,7 @@ def test_status_names_the_editions_figures_and_the_tiles_left_by_type(tmp_path):
     assert "red 4+1  black 4+1  (small+large)" in run("status", star_wars).stdout
 
 
+@pytest.mark.slow  # starts processes
 def test_the_shell_completes_commands_and_options():
     import os
     import subprocess

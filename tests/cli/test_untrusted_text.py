@@ -64,6 +64,7 @@ def test_a_newline_in_a_file_name_prints_no_second_error_line():
     assert "nofile\\nmeeple: error: fake" in line
 
 
+@pytest.mark.slow  # starts processes
 def test_a_hostile_file_name_in_a_checked_folder_forges_no_line_of_the_report(tmp_path):
     """`check` of a folder received from others: a file name holding a newline and a tab,
     repeated inside an error's message (the suggested command, a seed file's name), stays on
@@ -200,6 +201,7 @@ def test_show_on_a_terminal_is_coloured_unless_no_color_is_set():
 
 
 @pytest.mark.parametrize("args", [["show"], ["show", "--bogus"], ["status", "nofile"]])
+@pytest.mark.slow  # starts processes
 def test_usage_errors_and_failures_carry_no_colour_under_no_color(args):
     meeple = Path(sys.executable).parent / "meeple"
     env = {**os.environ, "FORCE_COLOR": "1", "NO_COLOR": "1", "TERM": "xterm-256color"}
