@@ -123,16 +123,18 @@ def written(run: Callable[[], int]) -> int:
     Output to a pipe or a file is buffered, so a full device may first refuse it when the
     buffer is flushed, after the command returned: that failed write is one line and exit 3
     too, as inside a command. A reader that went away (``meeple replay GAME | head``) ends
-    the command quietly. Either way stdout is then sent to the null device, so that nothing
-    is left for the interpreter to fail writing at exit.
+    the command quietly, with its own exit code once it has one. Either way stdout is then
+    sent to the null device, so that nothing is left for the interpreter to fail writing at
+    exit.
     """
+    code = 0
     try:
         code = run()
         if sys.stdout is not None:
             sys.stdout.flush()
     except BrokenPipeError:
         drop_stdout()
-        return 0
+        return code
     except OSError as exc:
         if exc.errno not in WRITE_FAULTS:
             raise

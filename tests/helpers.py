@@ -86,6 +86,16 @@ def main(*args, env: dict[str, str] | None = None) -> subprocess.CompletedProces
     return subprocess.CompletedProcess(["meeple", *argv], code, out.getvalue(), err.getvalue())
 
 
+def interruptible() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)`` of a process a test sends Ctrl-C (SIGINT):
+    SIGINT back to its default in the child, even where the tests themselves were started
+    with it ignored (as a shell starts a command run in the background), so that Python
+    turns it into KeyboardInterrupt there."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run(*args, code=0):
     """Run the CLI in-process; the exit code must be ``code`` and no traceback shown."""
     result = invoke(args)

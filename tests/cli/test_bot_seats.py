@@ -16,7 +16,7 @@ from meeple.engine import InvalidCommand, read_spec
 from meeple.events import log
 from meeple.events.model import PlayerDef
 
-from helpers import fail, invoke, rechain, run, run_json
+from helpers import fail, interruptible, invoke, rechain, run, run_json
 
 
 def _first_move(game):
@@ -167,7 +167,8 @@ def test_ctrl_c_while_a_recorded_bot_thinks_keeps_the_persons_move(tmp_path):
     before = hostile.read_bytes()
     move = _first_move(hostile)
     process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "place", str(hostile),
-                                *map(str, move)], stderr=subprocess.PIPE, text=True)
+                                *map(str, move)], stderr=subprocess.PIPE, text=True,
+                               preexec_fn=interruptible)
     assert process.stderr is not None
     first = process.stderr.readline()  # said before the bot thinks: then Ctrl-C
     process.send_signal(signal.SIGINT)

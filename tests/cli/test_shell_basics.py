@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fail, main, run, run_json
+from helpers import fail, interruptible, main, run, run_json
 
 
 def test_version():
@@ -280,7 +280,7 @@ def test_ctrl_c_under_json_is_a_json_error(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "simulate", "--out",
                                 str(out), "--games", "50", "--bot", "mcts:100", "--jobs", "1",
                                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, preexec_fn=interruptible)
     end = time.monotonic() + 60
     while not list(out.glob("*.jsonl")):  # Ctrl-C once the games are being played
         assert time.monotonic() < end and process.poll() is None
