@@ -114,17 +114,27 @@ def main() -> None:
 
     tilecache.use(tilecache.from_environment())  # compiled tile sets kept between commands
     argv = sys.argv[1:]
-    if not argv:  # the whole help, as typer shows it (exit 2)
-        app_for(argv)(prog_name="meeple")
-        return
     # A usage error is one line too, or under --json one JSON object (see ``output.fail``).
     from meeple.cli import output
 
     output.errors_as_json = wants_json(argv)
+    sys.exit(output.written(lambda: _main(argv)))
+
+
+def _main(argv: list[str]) -> int:
+    """``main`` up to its exit code (``output.written`` then writes what stdout holds)."""
+    from meeple.cli import output
+
+    if not argv:  # the whole help, as typer shows it (exit 2)
+        try:
+            app_for(argv)(prog_name="meeple")
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 0
+        return 0
     code = run_command(argv)
     if code == 130 and not output.error_said:
         output.tell_error("interrupted (Ctrl-C)", 130, kind="interrupted")
-    sys.exit(code)
+    return code
 
 
 def run_command(argv: list[str]) -> int:

@@ -1,16 +1,12 @@
 """Every command's last guard: a failure becomes one line on stderr (or one JSON object) and
 its exit code, never a traceback (DESIGN.md, "CLI")."""
 
-import errno
 import functools
 import os
 
 import typer
 
-from meeple.cli.output import fail
-
-#: the faults of a write to a full, over-quota or failing device (stdout included)
-_WRITE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+from meeple.cli.output import WRITE_FAULTS, fail
 
 
 def guarded(fn):
@@ -36,7 +32,7 @@ def guarded(fn):
         except Failure as exc:
             fail(exc.message, exc.code, rule=exc.rule, legal=exc.legal)
         except OSError as exc:
-            if exc.errno not in _WRITE_FAULTS:
+            if exc.errno not in WRITE_FAULTS:
                 raise
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # what is left unwritten is dropped
             fail(f"cannot write the output: {exc.strerror}", 3, kind="write")

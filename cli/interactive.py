@@ -34,6 +34,19 @@ HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell
 Run = Callable[[list[str]], int]
 
 
+def _interruptible(run: Run) -> Run:
+    """``run``, raising ``KeyboardInterrupt`` where Ctrl-C stopped the command (its exit code
+    is 130), so that the session ends there."""
+
+    def running(argv: list[str]) -> int:
+        code = run(argv)
+        if code == 130:
+            raise KeyboardInterrupt
+        return code
+
+    return running
+
+
 def _state(path: str):
     from meeple.cli.session import open_game
 
@@ -150,53 +163,52 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run) -> int
                       "program", 2)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     read = _terminal_reader(path) if terminal else _pipe_reader
-    _bots_move(path, bots, move_time, run)
-    _show(path, run)
     failed = 0
-    while True:
-        try:
-            line = read("meeple> ")
-        except EOFError:
-            say("")
-            break
-        except KeyboardInterrupt:
-            say("(interrupted: the log keeps every move made)")
-            break
-        if len(line.rstrip("\n")) > MAX_LINE:
-            note(f"meeple: error: a line of over {MAX_LINE:,} characters; a command is a few "
-                 "words" + ("" if terminal else ": the rest of the input is not read"))
-            failed += 1
-            if terminal:
+    # Ctrl-C ends the session wherever it comes: at the prompt, in a command, while a bot
+    # plays or the board is drawn
+    run = _interruptible(run)
+    try:
+        _bots_move(path, bots, move_time, run)
+        _show(path, run)
+        while True:
+            try:
+                line = read("meeple> ")
+            except EOFError:
+                say("")
+                break
+            if len(line.rstrip("\n")) > MAX_LINE:
+                note(f"meeple: error: a line of over {MAX_LINE:,} characters; a command is a few "
+                     "words" + ("" if terminal else ": the rest of the input is not read"))
+                failed += 1
+                if terminal:
+                    continue
+                break
+            try:
+                argv = _argv(path, line)
+            except ValueError as exc:
+                note(f"meeple: error: cannot read that line: {exc}")
+                failed += 1
                 continue
-            break
-        try:
-            argv = _argv(path, line)
-        except ValueError as exc:
-            note(f"meeple: error: cannot read that line: {exc}")
-            failed += 1
-            continue
-        if argv is None:
-            continue
-        verb = argv[0]
-        if verb in ("quit", "exit"):
-            break
-        if verb == "help":
-            say(HELP)
-            continue
-        if verb not in VERBS:
-            shown = verb if len(verb) <= 40 else verb[:40] + "…"
-            note(f"meeple: error: unknown command {shown!r}; {HELP}")
-            failed += 1
-            continue
-        try:
+            if argv is None:
+                continue
+            verb = argv[0]
+            if verb in ("quit", "exit"):
+                break
+            if verb == "help":
+                say(HELP)
+                continue
+            if verb not in VERBS:
+                shown = verb if len(verb) <= 40 else verb[:40] + "…"
+                note(f"meeple: error: unknown command {shown!r}; {HELP}")
+                failed += 1
+                continue
             code = run(argv)
-        except KeyboardInterrupt:
-            say("(interrupted: the log keeps every move made)")
-            break
-        failed += code != 0
-        if code == 0 and verb not in ("moves", "show", "status", "score"):
-            _bots_move(path, bots, move_time, run)
-            _show(path, run)
+            failed += code != 0
+            if code == 0 and verb not in ("moves", "show", "status", "score"):
+                _bots_move(path, bots, move_time, run)
+                _show(path, run)
+    except KeyboardInterrupt:
+        say("(interrupted: the log keeps every move made)")
     return 1 if failed and not terminal else 0
 
 

@@ -7,11 +7,13 @@ what a person reads (``meeple.events.text``). An error is always one line.
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
 import stat
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 import msgspec
@@ -116,6 +118,45 @@ def _cut(text: str) -> str:
         return text
     cut = len(text) - ERROR_LIMIT
     return f"{text[:ERROR_LIMIT // 2]}…({cut:,} characters cut)…{text[-ERROR_LIMIT // 2:]}"
+
+
+#: the faults of a write to a full, over-quota or failing device (stdout included)
+WRITE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def written(run: Callable[[], int]) -> int:
+    """Run a command line (``run`` returns its exit code), then write what stdout still
+    holds, both inside one boundary; the exit code.
+
+    Output to a pipe or a file is buffered, so a full device may first refuse it when the
+    buffer is flushed, after the command returned: that failed write is one line and exit 3
+    too, as inside a command. A reader that went away (``meeple replay GAME | head``) ends
+    the command quietly, with its own exit code once it has one. Either way stdout is then
+    sent to the null device, so that nothing is left for the interpreter to fail writing at
+    exit.
+    """
+    code = 0
+    try:
+        code = run()
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        drop_stdout()
+        return code
+    except OSError as exc:
+        if exc.errno not in WRITE_FAULTS:
+            raise
+        drop_stdout()
+        tell_error(f"cannot write the output: {exc.strerror}", 3, kind="write")
+        return 3
+    return code
+
+
+def drop_stdout() -> None:
+    """Send whatever stdout still holds, and all it gets from now on, to the null device."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
 
 
 def wants_json(argv: list[str]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -38,12 +39,63 @@ RECORDED = sorted(p for p in (Path(__file__).parents[1] / "fixtures").glob("*.js
                   if "unplaceable" not in p.name and "invalid" not in p.name)
 
 
-def run(*args, code=0):
-    """Run the CLI in-process; the exit code must be ``code`` and no traceback shown.
+def invoke(args, **options):
+    """Run a command line of the CLI in this process, whatever its exit code, through the
+    command tree ``main`` builds for it (``app_for``: the named command alone, which typer
+    builds in a fraction of the whole tree's time). ``options`` go to ``CliRunner.invoke``.
     (The CLI is imported here, so that engine tests using the other helpers never load it.)"""
-    from meeple.cli.app import app
+    from meeple.cli.app import app_for
 
-    result = runner.invoke(app, [str(a) for a in args])
+    words = [str(a) for a in args]
+    return runner.invoke(app_for(words), words, **options)
+
+
+def main(*args, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run ``meeple ARGS`` in this process through the console script's entry point ``main``,
+    as a shell runs it (its one-line or JSON usage errors, its exit code), stdout and stderr
+    captured as a pipe would take them: what ``subprocess.run`` would give, without starting
+    Python again. ``env``: variables set for the run."""
+    import contextlib
+    import gc
+    import io
+    import os
+    import sys
+    from unittest import mock
+
+    from meeple.cli import app, output
+
+    argv = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(sys, "argv", ["meeple", *argv]))
+        stack.enter_context(mock.patch.dict(os.environ, env or {}))
+        # main's process-wide settings, undone for the tests after this one
+        stack.enter_context(mock.patch.object(gc, "freeze", lambda: None))
+        stack.enter_context(mock.patch.object(output, "errors_as_json", False))
+        stack.enter_context(mock.patch.object(output, "error_said", False))
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
+        try:
+            app.main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+    return subprocess.CompletedProcess(["meeple", *argv], code, out.getvalue(), err.getvalue())
+
+
+def interruptible() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)`` of a process a test sends Ctrl-C (SIGINT):
+    SIGINT back to its default in the child, even where the tests themselves were started
+    with it ignored (as a shell starts a command run in the background), so that Python
+    turns it into KeyboardInterrupt there."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def run(*args, code=0):
+    """Run the CLI in-process; the exit code must be ``code`` and no traceback shown."""
+    result = invoke(args)
     assert result.exit_code == code, (result.stdout, result.stderr)
     assert "Traceback" not in result.stdout + result.stderr
     return result

@@ -3,9 +3,7 @@
 import shlex
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from meeple.cli.app import app
+from helpers import invoke
 
 README = (Path(__file__).parents[1] / "README.md").read_text()
 
@@ -23,7 +21,6 @@ def test_the_tour_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     commands = tour_commands()
     assert len(commands) >= 20
-    runner = CliRunner()
     for words in commands:
-        result = runner.invoke(app, words)
+        result = invoke(words)
         assert result.exit_code == 0, (words, result.stdout, result.stderr)

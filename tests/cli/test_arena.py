@@ -51,6 +51,7 @@ def test_the_sprt_decides_both_ways_and_waits_while_unsure():
         Sprt(0.6, 0.5)
 
 
+@pytest.mark.slow  # starts processes
 def test_an_arena_plays_every_seating_of_each_seed_and_writes_valid_logs(tmp_path):
     out = tmp_path / "a"
     report = run_json("arena", "--bots", "greedy,random", "--games", "3", "--seed", "s",
@@ -124,6 +125,7 @@ BAD_BOTS = {
 
 
 @pytest.mark.parametrize("name", sorted(BAD_BOTS))
+@pytest.mark.slow  # starts processes
 def test_a_failing_bot_program_stops_autoplay_with_its_reason_and_a_valid_log(tmp_path, name):
     body, words = BAD_BOTS[name]
     bot = _bot(tmp_path, name, body)
@@ -137,6 +139,7 @@ def test_a_failing_bot_program_stops_autoplay_with_its_reason_and_a_valid_log(tm
     run("check", game)
 
 
+@pytest.mark.slow  # starts processes
 def test_a_bot_program_that_fails_later_keeps_its_legal_moves(tmp_path):
     bot = _late_bot(tmp_path, "late", 5, "sys.exit(3)")
     game = tmp_path / "g.jsonl"
@@ -147,6 +150,7 @@ def test_a_bot_program_that_fails_later_keeps_its_legal_moves(tmp_path):
     run("check", game)
 
 
+@pytest.mark.slow  # starts processes
 def test_the_example_bot_plays_a_whole_game_seeing_nothing_hidden(tmp_path):
     spy = _bot(tmp_path, "spy", f"""
         record = open({str(tmp_path / 'seen.jsonl')!r}, 'a')
@@ -167,6 +171,7 @@ def test_the_example_bot_plays_a_whole_game_seeing_nothing_hidden(tmp_path):
     assert "hidden-7f3a" not in seen and '"pile"' not in seen and '"seed"' not in seen
 
 
+@pytest.mark.slow  # starts processes
 def test_an_arena_counts_a_failing_bot_program_as_a_lost_game(tmp_path):
     bot = _bot(tmp_path, "crash", BAD_BOTS["crash"][0])
     report = run_json("arena", "--bots", f"greedy,cmd:{bot}", "--games", "2", "--seed", "c",
@@ -177,6 +182,7 @@ def test_an_arena_counts_a_failing_bot_program_as_a_lost_game(tmp_path):
     run("check", tmp_path / "c")
 
 
+@pytest.mark.slow  # starts processes
 def test_a_bot_that_never_reads_its_input_is_stopped_not_waited_for(tmp_path):
     bot = _bot(tmp_path, "deaf", """
         import select
@@ -194,6 +200,7 @@ def test_a_bot_that_never_reads_its_input_is_stopped_not_waited_for(tmp_path):
     run("check", game)
 
 
+@pytest.mark.slow  # starts processes
 def test_a_deeply_nested_answer_is_an_illegal_answer_and_earlier_moves_stay(tmp_path):
     bot = _late_bot(tmp_path, "nested", 5, "print('{\"move\":' + '[' * 5000, flush=True); continue")
     game = tmp_path / "g.jsonl"
@@ -204,6 +211,7 @@ def test_a_deeply_nested_answer_is_an_illegal_answer_and_earlier_moves_stay(tmp_
     run("check", game)
 
 
+@pytest.mark.slow  # starts processes
 def test_what_a_bot_program_starts_is_stopped_with_it(tmp_path):
     pids = tmp_path / "child.pid"
     bot = _bot(tmp_path, "forker", f"""
@@ -241,6 +249,7 @@ def test_review_findings_are_usage_errors_before_anything_is_played(tmp_path, ar
     assert not (tmp_path / "out").exists() or not os.listdir(tmp_path / "out")
 
 
+@pytest.mark.slow  # an arena of search bots, to a decision
 def test_an_sprt_writes_the_games_it_counts_and_no_others(tmp_path):
     out = tmp_path / "q"
     report = run_json("arena", "--bots", "greedy,random", "--games", "400", "--seed", "w",
@@ -248,6 +257,7 @@ def test_an_sprt_writes_the_games_it_counts_and_no_others(tmp_path):
     assert sorted(os.listdir(out)) == sorted(os.path.basename(g["file"]) for g in report["games"])
 
 
+@pytest.mark.slow  # starts processes
 def test_a_stopped_games_scores_count_for_nothing(tmp_path):
     bot = _late_bot(tmp_path, "late", 8, "sys.exit(1)")
     report = run_json("arena", "--bots", f"greedy,cmd:{bot}", "--games", "2", "--seed", "z",

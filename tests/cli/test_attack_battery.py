@@ -27,9 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.cli.app import app
-
-from helpers import run, run_json, runner
+from helpers import invoke, run, run_json
 
 #: about 40 s in all: part of the full run, not the everyday one
 pytestmark = pytest.mark.slow
@@ -78,7 +76,7 @@ def in_process(argv: list[str]) -> Outcome:
     signal.setitimer(signal.ITIMER_REAL, BOUND)
     began = time.monotonic()
     try:
-        result = runner.invoke(app, argv)
+        result = invoke(argv)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

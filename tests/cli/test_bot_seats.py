@@ -16,7 +16,7 @@ from meeple.engine import InvalidCommand, read_spec
 from meeple.events import log
 from meeple.events.model import PlayerDef
 
-from helpers import fail, rechain, run, run_json
+from helpers import fail, interruptible, invoke, rechain, run, run_json
 
 
 def _first_move(game):
@@ -41,6 +41,7 @@ def test_a_recorded_bot_seat_answers_each_move_and_the_log_says_who_it_is(tmp_pa
     assert run_json("check", game)["ok"]
 
 
+@pytest.mark.slow  # the default bot searches (mcts:500) at every answer
 def test_a_bot_in_the_first_seat_plays_at_once_and_undo_does_not_wake_it(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "4", "--bot", "red")  # default bot
@@ -134,7 +135,7 @@ def test_every_spec_the_grammar_reads_fits_the_logs_field(spec):
         read_spec(spec)
     except InvalidCommand:
         return
-    msgspec.convert({"colour": "red", "name": "red", "bot": spec}, PlayerDef)
+    assert msgspec.convert({"colour": "red", "name": "red", "bot": spec}, PlayerDef).bot == spec
 
 
 def test_a_new_game_with_bots_in_every_seat_is_refused_and_an_existing_file_before_play(
@@ -160,15 +161,18 @@ def test_a_long_seat_is_named_only_when_it_is_to_play(tmp_path):
     assert run_json("status", game)["player"] == "green"
 
 
+@pytest.mark.slow  # a process, interrupted while its bot searches
 def test_ctrl_c_while_a_recorded_bot_thinks_keeps_the_persons_move(tmp_path):
     hostile = _recorded(tmp_path, "mcts:60s")
     before = hostile.read_bytes()
     move = _first_move(hostile)
     process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "place", str(hostile),
-                                *map(str, move)], stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+                                *map(str, move)], stderr=subprocess.PIPE, text=True,
+                               preexec_fn=interruptible)
+    assert process.stderr is not None
+    first = process.stderr.readline()  # said before the bot thinks: then Ctrl-C
     process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=60)
+    stderr = first + process.communicate(timeout=60)[1]
     assert process.returncode == 130, stderr
     assert "interrupted while the bot seats played: every move before is written" in stderr
     assert "black's bot seat (mcts:60s, recorded in the game) may think up to 60 s a move; " \
@@ -193,11 +197,11 @@ def test_after_an_undo_lands_on_a_bot_seat_the_next_line_says_how_it_plays(tmp_p
     assert "may think" not in run("place", game, *_first_move(game)).stderr  # a quick seat
 
 
+@pytest.mark.slow  # a whole game between bots
 def test_session_bot_seats_and_recorded_seats_take_turns(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "4", "--bot", "black=greedy")
-    done = subprocess.run([sys.executable, "-m", "meeple.cli.app", "play", str(game), "--bot",
-                           "red=greedy"], input="", capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done = invoke(["play", game, "--bot", "red=greedy"], input="")
+    assert done.exit_code == 0, done.stderr
     assert run_json("status", game)["phase"] == "over"
     assert run_json("check", game)["ok"]

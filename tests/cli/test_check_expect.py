@@ -22,6 +22,7 @@ def games(tmp_path):
     return folder
 
 
+@pytest.mark.slow  # starts processes
 def test_each_game_is_compared_with_its_own_snapshot(games):
     assert run_json("check", games, "--expect", games)["summary"]["valid"] == 3
     first = games / "game-9-0.expected.json"
@@ -32,6 +33,7 @@ def test_each_game_is_compared_with_its_own_snapshot(games):
     assert {e["kind"] for e in report["games"][0]["errors"]} == {"expect"}
 
 
+@pytest.mark.slow  # starts processes
 def test_a_missing_or_broken_snapshot_fails_its_game_and_names_it(games):
     (games / "game-9-1.expected.json").unlink()
     (games / "game-9-2.expected.json").write_text("[]")
@@ -43,6 +45,7 @@ def test_a_missing_or_broken_snapshot_fails_its_game_and_names_it(games):
     assert "3 games: 1 valid, 2 invalid" in result.stdout
 
 
+@pytest.mark.slow  # starts processes
 def test_a_fifo_for_a_snapshot_fails_its_game_without_waiting(games):
     snapshot = games / "game-9-1.expected.json"
     snapshot.unlink()
@@ -62,6 +65,7 @@ def test_one_snapshot_file_for_several_games_is_refused(games):
     assert "but 2 games were given" in line
 
 
+@pytest.mark.slow  # starts processes
 def test_failures_only_reports_the_failing_games_and_the_whole_summary(games):
     snapshot = json.loads((games / "game-9-2.expected.json").read_text())
     snapshot["scores"]["red"] += 1

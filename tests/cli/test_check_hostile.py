@@ -98,6 +98,7 @@ def test_expect_larger_than_a_log_may_be_is_refused_unread(game, tmp_path):
 
 
 @pytest.mark.parametrize("what", ["dev_zero", "fifo"])
+@pytest.mark.slow  # starts processes
 def test_expect_that_is_no_regular_file_is_refused_at_once(game, tmp_path, what):
     """/dev/zero never ends and a FIFO's open waits for a writer: neither may be read. (A
     folder is where each game's own snapshot is looked for: tests/cli/test_check_expect.py.)"""
@@ -133,6 +134,7 @@ def test_folder_with_games_only_in_subfolders_names_them(tmp_path):
                     "subfolders are not searched: 2 skipped (name them to check them)")
 
 
+@pytest.mark.slow  # starts processes
 def test_fifo_and_link_to_dev_zero_in_a_folder_are_unreadable_games_not_a_hang(tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
@@ -214,6 +216,7 @@ def test_events_of_different_types_or_not_json_keep_their_whole_lines():
 # the verdict
 
 
+@pytest.mark.slow  # starts processes
 def test_a_failed_check_ends_with_one_error_line(tmp_path):
     path = edited(tmp_path, lambda event: event.update(points=19))
     assert fail("check", path, code=1) == (

@@ -24,6 +24,7 @@ def battle_tiles(tmp_path):
     return path
 
 
+@pytest.mark.slow  # a whole game, a command at a time
 def test_a_digital_game_played_to_the_end_with_commands_only(game):
     turns = 0
     while True:
@@ -241,6 +242,7 @@ def test_show_replay_tiles_schema(game):
     assert "tile_placed" in schema["discriminator"]["mapping"]
 
 
+@pytest.mark.slow  # simulate starts a pool of worker processes
 def test_autoplay_and_simulate(game, tmp_path):
     run("autoplay", game, "--turns", "3")
     assert run_json("status", game)["turn"] == 4
@@ -256,6 +258,7 @@ def test_autoplay_and_simulate(game, tmp_path):
     assert serial == parallel and serial["summary"]["valid"] == 2
 
 
+@pytest.mark.slow  # every recorded game
 def test_every_recorded_game_shows_within_80_columns():
     """`show` picks 5 or 3 characters per tile so that a full game fits an 80-column terminal."""
     from pathlib import Path

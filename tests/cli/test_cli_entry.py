@@ -1,6 +1,6 @@
-"""`meeple` as a user runs it (the console script's ``main``): a usage error is one
-``meeple: error:`` line naming the help to read, exit 2, like every other error; help
-itself is typer's."""
+"""`meeple` as a user runs it (the console script's ``main``, run in this process): a usage
+error is one ``meeple: error:`` line naming the help to read, exit 2, like every other
+error; help itself is typer's."""
 
 import json
 import subprocess
@@ -8,11 +8,23 @@ import sys
 
 import pytest
 
+from helpers import main
+
 MEEPLE = [sys.executable, "-m", "meeple.cli.app"]
 
 
 def _run(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*MEEPLE, *argv], capture_output=True, text=True, timeout=60)
+    return main(*argv)
+
+
+def test_the_console_script_is_main_in_a_process_of_its_own():
+    """What ``main`` does in this process, a real ``meeple`` process does."""
+    argv = ["undo", "g.jsonl", "--steps", "x"]
+    real = subprocess.run([*MEEPLE, *argv], capture_output=True, text=True, timeout=60)
+    here = main(*argv)
+    assert (real.returncode, real.stdout, real.stderr) == (here.returncode, here.stdout,
+                                                            here.stderr) == (2, "", here.stderr)
+    assert here.stderr.startswith("meeple: error: Invalid value for '--steps'")
 
 
 @pytest.mark.parametrize("argv, said", [

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,9 +44,18 @@ def mutate(mutation) -> bytes:
     return data[:at] if kind == "truncate" else data
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(mutation=mutations)
-def test_mutated_log_is_rejected_at_a_line(tmp_path, mutation):
+#: mutations tried: a few in the everyday run, the full number in the full run
+EXAMPLES = [30, pytest.param(150, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_mutated_log_is_rejected_at_a_line(tmp_path, examples):
+    settings(max_examples=examples, deadline=None,
+             suppress_health_check=[HealthCheck.function_scoped_fixture])(
+        given(mutation=mutations)(lambda mutation: _rejected_at_a_line(tmp_path, mutation)))()
+
+
+def _rejected_at_a_line(tmp_path, mutation) -> None:
     data = mutate(mutation)
     path = tmp_path / "m.jsonl"
     path.write_bytes(data)

@@ -62,6 +62,7 @@ def test_the_board_svg_is_xml_with_a_titled_group_per_tile_and_every_meeple():
     assert len(symbols) == sum(1 for p in state.board.values() for f in p.tile.features if f.symbol)
 
 
+@pytest.mark.slow  # starts processes
 def test_the_same_game_gives_the_same_svg_bytes_in_another_process(tmp_path):
     here = tmp_path / "here.svg"
     run("show", FOUR_PLAYERS, "--svg", here)

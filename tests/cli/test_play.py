@@ -13,14 +13,15 @@ import pytest
 
 from meeple.events import log
 
-from helpers import fail, run, run_json
+from helpers import fail, invoke, run, run_json
 
 PLAY = [sys.executable, "-m", "meeple.cli.app", "play"]
 
 
 def _play(path, lines: str, *options: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*PLAY, str(path), *options], input=lines, capture_output=True,
-                          text=True, timeout=120)
+    """``meeple play`` in this process, its lines read from a pipe."""
+    done = invoke(["play", path, *options], input=lines)
+    return subprocess.CompletedProcess(PLAY, done.exit_code, done.stdout, done.stderr)
 
 
 def test_a_piped_session_plays_moves_and_bot_seats_answer(tmp_path):
@@ -52,6 +53,7 @@ def test_a_usage_error_typed_to_play_is_one_line(tmp_path):
                     "(see `meeple undo --help`)"], done.stderr
 
 
+@pytest.mark.slow  # processes reading from a pipe that never ends
 def test_a_piped_line_too_long_to_be_a_command_ends_the_session_at_once(tmp_path):
     """Bounded input: a line is read only up to the longest command, so a huge line (or an
     endless one) costs no more than that and leaves the log as it was."""
@@ -82,6 +84,32 @@ def test_bad_bot_seats_are_usage_errors(tmp_path, options, words):
     assert words in fail("play", game, *options, code=2)
 
 
+def test_ctrl_c_at_any_moment_of_a_session_ends_it_as_at_the_prompt(tmp_path, monkeypatch):
+    """Ctrl-C while the board is drawn after the bot seat's move (here made to come there)
+    ends the session as Ctrl-C at the prompt does: exit 0, every move made kept, no line
+    read after it."""
+    from meeple.cli import interactive
+
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "11")
+    move = run_json("moves", game)[0]
+    drawn = []
+
+    def show(path: str) -> None:
+        drawn.append(path)
+        if len(drawn) == 3:  # the first board, after red's placement, after black's move
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(interactive, "_show", show)
+    done = invoke(["play", game, "--bot", "black=greedy"],
+                  input=f"place {move['x']} {move['y']} {move['rotation']}\nskip\nundo\n")
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    assert done.stdout.rstrip().endswith("(interrupted: the log keeps every move made)")
+    assert "-- black (greedy) plays --" in done.stdout
+    status = run_json("status", game)
+    assert status["turn"] == 3 and status["player"] == "red"  # no undo was read
+
+
 class _Terminal:
     """A tmux pane running a command, on a server of its own."""
 
@@ -106,40 +134,60 @@ class _Terminal:
             shown = self.screen()
             if text in shown:
                 return shown
-            time.sleep(0.2)
+            time.sleep(0.05)
         raise AssertionError(f"{text!r} not on the screen:\n{self.screen()}")
+
+    def wait_last(self, line: str, seconds: float = 60) -> None:
+        """Wait for ``line`` to be the last line on the screen (what the prompt is showing)."""
+        end = time.monotonic() + seconds
+        while _last_line(self).rstrip() != line:
+            assert time.monotonic() < end, f"{line!r} is not the last line:\n{self.screen()}"
+            time.sleep(0.05)
+
+    def prompt_after(self, text: str, seconds: float = 60) -> None:
+        """Wait for ``text`` on the screen and the empty prompt on the last line: what
+        printed ``text`` has finished, and the session waits for a line."""
+        end = time.monotonic() + seconds
+        while not (text in self.screen() and _last_line(self).rstrip() == "meeple>"):
+            assert time.monotonic() < end, f"no prompt after {text!r}:\n{self.screen()}"
+            time.sleep(0.05)
 
     def close(self) -> None:
         self.tmux(["kill-server"])
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+_TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+@pytest.mark.slow
+@_TMUX
 def test_a_terminal_session_completes_plays_and_ends_cleanly(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "11")
     move = run_json("moves", game)[0]
+    placement = f"{move['x']} {move['y']} {move['rotation']}"
     terminal = _Terminal([*PLAY, str(game), "--bot", "black=greedy"])
     try:
-        terminal.wait("meeple>")
+        terminal.prompt_after("Next: red places")
         terminal.keys("pla")
-        time.sleep(0.5)
+        terminal.wait_last("meeple> pla")
         terminal.keys("Tab")
-        terminal.wait("meeple> place")
-        terminal.keys(" ", f"{move['x']} {move['y']} {move['rotation']}")
-        time.sleep(0.5)
+        terminal.wait_last("meeple> place")
+        terminal.keys(" ", placement)
+        terminal.wait_last(f"meeple> place {placement}")
         terminal.keys("Tab")  # the placement's targets are offered
-        shown = terminal.wait(f"{move['x']} {move['y']} {move['rotation']} {move['targets'][0]}")
+        shown = terminal.wait(f"{placement} {move['targets'][0]}")
         assert "meeple> place" in shown
-        terminal.keys("Escape")
-        time.sleep(0.3)
-        terminal.keys("C-u")  # the line is cleared, as in any shell
-        terminal.keys(f"place {move['x']} {move['y']} {move['rotation']}", "Enter")
-        terminal.wait("meeple>", 60)
+        terminal.keys("C-u")  # the line is cleared, as in any shell (and the offer closed)
+        terminal.wait_last("meeple>")
+        terminal.keys(f"place {placement}", "Enter")
+        terminal.prompt_after("Next: red may place a meeple")
         terminal.keys("skip", "Enter")
-        terminal.wait("-- black (greedy) plays --")
+        terminal.prompt_after("-- black (greedy) plays --")  # its move is written and drawn
         terminal.keys("C-c")
         shown = terminal.wait("EXITED")
         assert "EXITED 0" in shown and "Traceback" not in shown
+        assert "(interrupted: the log keeps every move made)" in shown
     finally:
         terminal.close()
     status = run_json("status", game)
@@ -148,20 +196,48 @@ def test_a_terminal_session_completes_plays_and_ends_cleanly(tmp_path):
     run("check", game)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.slow
+@_TMUX
+def test_ctrl_c_while_a_session_bot_thinks_ends_the_session_and_keeps_the_persons_move(tmp_path):
+    """Ctrl-C stops the bot seat's search (up to 30 s of CPU a move here) at once and ends
+    the session, as at the prompt; the person's move before it stands."""
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--seed", "11")
+    move = run_json("moves", game)[0]
+    terminal = _Terminal([*PLAY, str(game), "--bot", "black=mcts:30s"])
+    try:
+        terminal.prompt_after("Next: red places")
+        terminal.keys(f"place {move['x']} {move['y']} {move['rotation']}", "Enter")
+        terminal.prompt_after("Next: red may place a meeple")
+        terminal.keys("skip", "Enter")
+        terminal.wait("-- black (mcts:30s) plays --")
+        terminal.keys("C-c")
+        shown = terminal.wait("EXITED", 20)
+        assert "EXITED 0" in shown and "Traceback" not in shown
+        assert "(interrupted: the log keeps every move made)" in shown
+    finally:
+        terminal.close()
+    status = run_json("status", game)
+    assert status["turn"] == 2 and status["player"] == "black"
+    run("check", game)
+
+
+@pytest.mark.slow
+@_TMUX
 def test_ctrl_d_ends_a_terminal_session_and_up_recalls_a_line(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "12")
     before = game.read_bytes()
     terminal = _Terminal([*PLAY, str(game)])
     try:
-        terminal.wait("meeple>")
+        terminal.prompt_after("Next: red places")
         terminal.keys("status", "Enter")
-        terminal.wait("head ")
+        terminal.prompt_after("head ")
         terminal.keys("Up")
-        time.sleep(0.5)
-        assert terminal.screen().rstrip().endswith("meeple> status")
-        terminal.keys("C-u", "C-d")
+        terminal.wait_last("meeple> status")
+        terminal.keys("C-u")
+        terminal.wait_last("meeple>")
+        terminal.keys("C-d")
         shown = terminal.wait("EXITED")
         assert "EXITED 0" in shown
     finally:
@@ -186,7 +262,7 @@ def _ready(terminal: _Terminal, seconds: float = 60) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@_TMUX
 @pytest.mark.parametrize("edition", ["star-wars", "classic"])
 def test_a_whole_game_typed_at_a_terminal_against_a_recorded_bot_seat(tmp_path, edition):
     """The issue's test: a person types a whole 2-player game in a real terminal, reading

@@ -4,6 +4,7 @@ prints the head after each turn, the hashes players write down."""
 import hashlib
 import importlib
 import re
+from pathlib import Path
 
 from meeple.engine import Game
 from meeple.engine.notation import spots
@@ -14,9 +15,8 @@ play_module = importlib.import_module("meeple.engine.playing")
 
 
 def test_replay_show_folds_the_log_once(tmp_path, monkeypatch):
-    game = tmp_path / "g.jsonl"
-    run("new", game, "--players", "red,black", "--seed", "4")
-    run("autoplay", game, "--to-end")
+    game = tmp_path / "g.jsonl"  # a whole recorded game
+    game.write_bytes((Path(__file__).parents[2] / "fixtures" / "random_2p_seed_0.jsonl").read_bytes())
     lines = len(game.read_bytes().splitlines())
     calls = []
     real = play_module.evolve

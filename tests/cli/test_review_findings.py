@@ -4,9 +4,12 @@ import json
 import os
 import shutil
 
+import pytest
+
 from helpers import fail, rechain, run, run_json
 
 
+@pytest.mark.slow  # starts processes
 def test_names_and_file_names_that_are_no_utf8_text_are_refused_or_escaped(tmp_path):
     game = tmp_path / "g.jsonl"
     assert "U+DCFF" in fail("new", game, "--players", "red,black", "--names", "Ann\udcff,Bob")
@@ -76,6 +79,7 @@ def test_pictures_and_boards_of_a_game_too_long_to_draw_are_refused_at_a_bound(t
     assert "meeple show --turn N" in fail("replay", game, "--show")
 
 
+@pytest.mark.slow  # starts processes
 def test_a_seed_file_that_is_a_fifo_or_a_device_is_refused_not_waited_on(tmp_path):
     import subprocess
     import sys

@@ -2,11 +2,14 @@
 kept in a file that a failed start never leaves behind. The host and the guest hand the
 game back and forth with `meeple continue` (issue: trust under attack, section 3 and 4)."""
 
+import hashlib
 import json
 import os
+import re
 import shutil
 
 import msgspec
+import pytest
 
 from helpers import fail, mini_set, rechain, run, run_json
 
@@ -97,7 +100,13 @@ def test_sealed_refuses_a_chosen_seed_and_makes_a_256_bit_one(tmp_path):
     assert not game.exists()
     run("new", game, "--players", "red,black", "--sealed")
     seed = (tmp_path / "g.jsonl.seed").read_text().strip()
-    assert len(seed) == 64 and int(seed, 16) >= 0
+    assert re.fullmatch("[0-9a-f]{64}", seed), seed  # 256 bits, as hexadecimal digits
+    first = json.loads(game.read_text().splitlines()[0])
+    assert first["seed_sha256"] == hashlib.sha256(seed.encode()).hexdigest()
+    assert first.get("seed") is None  # the log holds only the commitment
+    other = tmp_path / "other.jsonl"
+    run("new", other, "--players", "red,black", "--sealed")
+    assert (tmp_path / "other.jsonl.seed").read_text().strip() != seed  # drawn, not fixed
 
 
 def test_a_failed_sealed_start_leaves_no_seed_file_and_a_retry_works(tmp_path):
@@ -136,6 +145,7 @@ def test_after_repair_status_names_continue_which_writes_the_missing_consequence
     assert "nothing to write" in run("continue", game).stdout
 
 
+@pytest.mark.slow  # starts processes
 def test_a_disk_that_fills_during_a_sealed_start_leaves_nothing_behind(tmp_path):
     """A file size limit (EFBIG, as a full disk would) stops the log's first line: no log, no
     seed file, no temporary file is left, and the command says why (exit 3)."""

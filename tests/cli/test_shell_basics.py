@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fail, run, run_json
+from helpers import fail, interruptible, main, run, run_json
 
 
 def test_version():
@@ -35,6 +35,7 @@ def test_tile_ids_and_colours_are_taken_in_any_case(tmp_path):
     assert run_json("score", game)["scores"] == {"red": 4, "white": 1}
 
 
+@pytest.mark.slow  # a whole demo game between search bots
 def test_the_demo_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     import tempfile
 
@@ -57,6 +58,7 @@ def test_status_names_the_editions_figures_and_the_tiles_left_by_type(tmp_path):
     assert "red 4+1  black 4+1  (small+large)" in run("status", star_wars).stdout
 
 
+@pytest.mark.slow  # starts processes
 def test_the_shell_completes_commands_and_options():
     import os
     import subprocess
@@ -151,11 +153,7 @@ def test_the_team_variant_scores_by_team_naming_its_players(tmp_path):
 
 
 def _meeple(*args: object):
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "meeple.cli.app", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
+    return main(*args)
 
 
 def _json_error(result, code: int) -> dict:
@@ -204,6 +202,7 @@ def test_place_takes_a_label_read_off_the_board(tmp_path):
     assert "rotation 7 is not 1-4" in fail("place", game, "a7", code=1)
 
 
+@pytest.mark.slow  # a whole demo game between search bots
 def test_the_demo_game_shows_a_battle_an_attack_a_completed_planet_and_the_final_scoring(
         tmp_path):
     """Pins the demo's seed and bots: the game must still show each of these moments."""
@@ -239,25 +238,53 @@ def test_numbers_too_long_to_read_are_refused_not_crashed_on(tmp_path):
     assert "cannot read dice" in fail("roll", table, f"red={digits}", code=2)
 
 
+#: command lines whose output a full device refuses (GAME: a game's log), each printing
+#: through another path: JSON, a board, typer's help and version, an SVG written to stdout
+_TO_A_FULL_DEVICE = [["status", "GAME", "--json"], ["status", "GAME"], ["replay", "GAME"],
+                     ["moves", "GAME", "--json"], ["show", "GAME", "--svg", "-"], ["--version"],
+                     ["--help"], ["status", "--help"], []]
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
-def test_a_full_output_device_is_a_failed_write_not_a_bug(tmp_path):
+@pytest.mark.parametrize("buffered", [pytest.param(True, id="buffered"),
+                                      pytest.param(False, id="unbuffered", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("argv", [
+    pytest.param(a, id=" ".join(a) or "no-arguments", marks=[pytest.mark.slow] if i else [])
+    for i, a in enumerate(_TO_A_FULL_DEVICE)])
+def test_a_full_output_device_is_a_failed_write_not_a_bug(tmp_path, argv, buffered):
+    """Output to a file is buffered unless PYTHONUNBUFFERED is set: the full device may
+    first refuse it when the buffer is flushed, after the command returned."""
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "3")
-    for json_flag in ([], ["--json"]):
-        with open("/dev/full", "w") as full:
-            done = subprocess.run([sys.executable, "-m", "meeple.cli.app", "status", str(game),
-                                   *json_flag], stdout=full, stderr=subprocess.PIPE, text=True,
-                                  timeout=60)
-        assert done.returncode == 3 and "cannot write the output" in done.stderr, done.stderr
-        assert "Traceback" not in done.stderr
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "meeple.cli.app",
+                               *(str(game) if a == "GAME" else a for a in argv)], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+    assert done.returncode == 3, done.stderr
+    said = done.stderr.strip().splitlines()
+    if "--json" in argv:
+        assert [json.loads(line) for line in said] == [
+            {"error": "cannot write the output: No space left on device", "kind": "write",
+             "code": 3, "rule": None, "legal": None}], done.stderr
+    else:
+        assert said == ["meeple: error: cannot write the output: No space left on device"], \
+            done.stderr
 
 
+@pytest.mark.slow  # a process, simulating games until it is interrupted
 def test_ctrl_c_under_json_is_a_json_error(tmp_path):
+    out = tmp_path / "g"
     process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "simulate", "--out",
-                                str(tmp_path / "g"), "--games", "50", "--bot", "mcts:100",
-                                "--jobs", "1", "--json"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+                                str(out), "--games", "50", "--bot", "mcts:100", "--jobs", "1",
+                                "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, preexec_fn=interruptible)
+    end = time.monotonic() + 60
+    while not list(out.glob("*.jsonl")):  # Ctrl-C once the games are being played
+        assert time.monotonic() < end and process.poll() is None
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
@@ -269,6 +296,7 @@ def _json_error_line(stderr: str) -> dict:
     return json.loads(stderr.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # a demo game and a simulated one
 def test_demo_and_simulate_take_colours_in_any_case(tmp_path):
     run("simulate", "--out", tmp_path / "s", "--games", "1", "--players", "RED,Black",
         "--jobs", "1")

@@ -27,6 +27,7 @@ def meeple(*args: object) -> subprocess.CompletedProcess:
     return python("from meeple.cli.app import main; main()", *args)
 
 
+@pytest.mark.slow  # starts processes
 def test_a_game_already_in_the_folder_refuses_the_run_and_writes_nothing(tmp_path):
     out = tmp_path / "sim"
     out.mkdir()
@@ -69,6 +70,7 @@ def test_out_that_is_no_folder_is_a_usage_error(tmp_path, what):
 
 
 @pytest.mark.parametrize("games", [0, -1, 1_000_001, 10**20])
+@pytest.mark.slow  # starts processes
 def test_games_out_of_range_is_refused_at_once(tmp_path, games):
     """The work list is never built whole: a count of 10**20 once hung building it (a real
     process, so that a run that starts playing fails instead of playing for hours)."""
@@ -126,11 +128,13 @@ WORKERS = textwrap.dedent("""
      "WorkerError  a worker process ended without its result (killed, out of memory, or it "
      "exited); the work was stopped"),
 ], ids=["log_error", "unpicklable", "worker_exits"])
+@pytest.mark.slow  # starts processes
 def test_a_failing_worker_is_raised_in_the_caller_and_the_pool_ends(failure, reported):
     result = python(WORKERS.replace("{failure}", failure))
     assert result.stdout.splitlines() == [reported, "children left: 0"], result.stderr
 
 
+@pytest.mark.slow  # starts processes
 def test_inputs_are_read_lazily_and_closing_early_ends_the_pool():
     read = []
 

@@ -4,14 +4,12 @@ large for a game log line (issue: trust under attack, section 1 and 2)."""
 
 import json
 import os
-import subprocess
-import sys
 import time
 
 import msgspec
 import pytest
 
-from helpers import bundled, fail
+from helpers import bundled, fail, main
 
 
 def _write(tmp_path, definition) -> str:
@@ -92,8 +90,7 @@ def test_a_set_the_rules_refuse_is_a_usage_error_naming_the_file(tmp_path, comma
     line = fail(*command, "--tileset", path, code=2)
     assert f"{path}: " in line and needle in line, line
     assert not (tmp_path / "g.jsonl").exists()
-    done = subprocess.run([sys.executable, "-m", "meeple.cli.app", *command, "--tileset", path,
-                           "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    done = main(*command, "--tileset", path, "--json")
     error = json.loads(done.stderr)
     assert (done.returncode, error["kind"], error["rule"]) == (2, "usage", rule), done.stderr
     assert needle in error["error"]

@@ -15,7 +15,6 @@ import pytest
 import typer
 from rich.console import Console
 
-from meeple.cli.app import app
 from meeple.cli.output import emit_json, fail, note, say
 from meeple.cli.pictures.board import to_rich
 from meeple.cli.pictures.narrate import tell
@@ -25,8 +24,9 @@ from meeple.events import log
 from meeple.events.model import TileDrawn
 from meeple.events.tileset import TileSetDef, content_hash
 
-from helpers import bundled, rechain, run, runner
+from helpers import bundled, rechain, run
 from helpers import fail as fail_line
+from helpers import invoke as invoke_cli
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 FOUR_PLAYERS = FIXTURES / "random_4p_seed_0.jsonl"
@@ -44,7 +44,7 @@ def lines_of(path: Path) -> list[bytes]:
 
 def invoke(*args, env: dict[str, str] | None = None):
     """Run the CLI in-process, whatever its exit code; never a traceback."""
-    result = runner.invoke(app, [str(a) for a in args], env=env)
+    result = invoke_cli(args, env=env)
     assert "Traceback" not in result.stdout + result.stderr and result.exit_code != 4, result.stderr
     return result
 
@@ -64,6 +64,7 @@ def test_a_newline_in_a_file_name_prints_no_second_error_line():
     assert "nofile\\nmeeple: error: fake" in line
 
 
+@pytest.mark.slow  # starts processes
 def test_a_hostile_file_name_in_a_checked_folder_forges_no_line_of_the_report(tmp_path):
     """`check` of a folder received from others: a file name holding a newline and a tab,
     repeated inside an error's message (the suggested command, a seed file's name), stays on
@@ -200,6 +201,7 @@ def test_show_on_a_terminal_is_coloured_unless_no_color_is_set():
 
 
 @pytest.mark.parametrize("args", [["show"], ["show", "--bogus"], ["status", "nofile"]])
+@pytest.mark.slow  # starts processes
 def test_usage_errors_and_failures_carry_no_colour_under_no_color(args):
     meeple = Path(sys.executable).parent / "meeple"
     env = {**os.environ, "FORCE_COLOR": "1", "NO_COLOR": "1", "TERM": "xterm-256color"}

@@ -1,6 +1,7 @@
 """Each scoring's formula (``Edition.terms``) adds up to the points the rules paid, for every
 scoring in every recorded game of both editions (SW-5.3, SW-5.4, SW-6.3, SW-7.2; CL-5, CL-6)."""
 
+import pytest
 
 from meeple.engine import effective_events, fold, formula
 from meeple.events import log
@@ -9,6 +10,7 @@ from meeple.events.model import PointsScored
 from helpers import RECORDED as FIXTURES
 
 
+@pytest.mark.slow  # every recorded game
 def test_every_recorded_scoring_is_the_sum_of_its_terms():
     seen = set()
     for path in FIXTURES:

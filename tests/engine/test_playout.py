@@ -123,7 +123,7 @@ def test_a_detached_state_lists_its_frontier_cells_as_tiles_are_laid(name):
 
 
 @pytest.mark.parametrize("name", ["star-wars", "classic"])
-@pytest.mark.parametrize("tries", [32, 0])
+@pytest.mark.parametrize("tries", [32, pytest.param(0, marks=pytest.mark.slow)])
 def test_a_sampled_placement_is_legal_and_each_is_as_likely(name, tries):
     """Every placement comes up about as often as every other, including those of a cell
     where fewer rotations fit (a draw of a cell, then of one of its rotations, would favour

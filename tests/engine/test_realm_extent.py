@@ -15,6 +15,7 @@ def _scorings(path):
     return state, [e for e in effective_events(state) if isinstance(e, PointsScored)]
 
 
+@pytest.mark.slow  # every recorded game
 def test_every_farm_names_as_many_completed_cities_as_it_was_paid_for():
     farms = 0
     for path in FIXTURES:

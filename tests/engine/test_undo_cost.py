@@ -64,7 +64,7 @@ def test_a_chain_of_undo_redo_pairs_rebuilds_the_game_at_most_once(monkeypatch):
     assert len(rebuilds) <= 1, f"{len(rebuilds)} rebuilds from the first line for 500 undos"
 
 
-@pytest.mark.parametrize("edition", ["star-wars", "classic"])
+@pytest.mark.parametrize("edition", ["star-wars", pytest.param("classic", marks=pytest.mark.slow)])
 def test_undo_through_snapshots_gives_the_state_a_full_rebuild_gives(edition, monkeypatch):
     tileset = bundled() if edition == "star-wars" else classic()
     chooser = random.Random(11)

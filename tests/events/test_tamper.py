@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,9 +17,15 @@ def line_of(position: int) -> int:
     return sum(1 for start in LINE_STARTS if start <= position)
 
 
-@settings(max_examples=400, deadline=None)
-@given(position=st.integers(0, len(GAME) - 1), value=st.integers(0, 255))
-def test_any_changed_byte_is_found_at_its_line(position, value):
+@pytest.mark.parametrize("examples", [60, pytest.param(400, marks=pytest.mark.slow)])
+def test_any_changed_byte_is_found_at_its_line(examples):
+    """As many changed bytes as ``examples``: a few in the everyday run, all in the full run."""
+    settings(max_examples=examples, deadline=None)(
+        given(position=st.integers(0, len(GAME) - 1), value=st.integers(0, 255))(
+            _found_at_its_line))()
+
+
+def _found_at_its_line(position: int, value: int) -> None:
     if GAME[position] == value:
         return
     data = bytearray(GAME)
