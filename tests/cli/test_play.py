@@ -95,7 +95,7 @@ def test_ctrl_c_at_any_moment_of_a_session_ends_it_as_at_the_prompt(tmp_path, mo
     move = run_json("moves", game)[0]
     drawn = []
 
-    def show(path: str) -> None:
+    def show(path: str, run) -> None:
         drawn.append(path)
         if len(drawn) == 3:  # the first board, after red's placement, after black's move
             raise KeyboardInterrupt

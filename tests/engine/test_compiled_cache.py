@@ -35,7 +35,8 @@ def sets():
 
 @pytest.fixture
 def builds(monkeypatch):
-    """Counts the sets compiled from their definitions, from here on, with no set kept."""
+    """Counts the sets compiled from their definitions, from here on, with no set kept and
+    no cache turned on."""
     done: list[str] = []
     real = compiled_module.build_tileset
 
@@ -45,7 +46,10 @@ def builds(monkeypatch):
 
     monkeypatch.setattr(compiled_module, "build_tileset", counted)
     monkeypatch.setattr(compiled_module, "_kept", {})
-    return done
+    before = tilecache.active()
+    tilecache.use(None)  # (a command run in this process before may have turned one on)
+    yield done
+    tilecache.use(before)
 
 
 @pytest.fixture
