@@ -127,7 +127,7 @@ def play_random(seed: str, players: list[str], tileset) -> tuple[GameState, list
 
 def all_moves(state: GameState) -> list:
     """Every placement of the drawn tile with its meeple targets (what `moves` computes)."""
-    return moves_with_targets(state, state.tileset.types[state.drawn])  # type: ignore[index]
+    return moves_with_targets(state, state.in_hand)
 
 
 def _mid_game_positions(logs: list[list[Event]]) -> list[GameState]:
@@ -146,9 +146,8 @@ def _edition(results: dict, prefix: str, tileset, players: list[str], quick: boo
     logs = [log for _, log in games]
     positions = _mid_game_positions(logs)
     spreads = [_cpu_time(functools.partial(all_moves, s), repeats, 20) for s in positions]
-    results[f"{prefix}legal_moves"] = _scaled(
-        tuple(statistics.median(s[i] for s in spreads) for i in range(3)),  # type: ignore[arg-type]
-        1e6)
+    low, mid, high = (statistics.median(s[i] for s in spreads) for i in range(3))
+    results[f"{prefix}legal_moves"] = _scaled((low, mid, high), 1e6)
     results[f"{prefix}copy"] = _scaled(_cpu_time(positions[1].copy, repeats, 200), 1e6)
     turn_35 = positions[1]
     rng = random.Random(35)
@@ -212,11 +211,13 @@ def _scaling(results: dict, tileset: TileSetDef, factor: int, repeats: int) -> d
         positions = _at_90_percent(log, 5)
         listed = sum(len(all_moves(p)) for p in positions) / len(positions)
         spreads = [_cpu_time(functools.partial(all_moves, p), repeats, 3) for p in positions]
-        legal = tuple(statistics.mean(s[i] for s in spreads) for i in range(3))
+        low, mid, high = (statistics.mean(s[i] for s in spreads) for i in range(3))
+        legal = (low, mid, high)
         check = _cpu_time(functools.partial(verify, log), max(5, repeats // 2),
                           max(1, 20 // times))
-        figures[times] = {"legal": legal, "per": tuple(v / listed for v in legal),  # type: ignore[dict-item]
-                          "check": tuple(v / len(log) for v in check)}  # type: ignore[dict-item]
+        figures[times] = {"legal": legal, "per": (low / listed, mid / listed, high / listed),
+                          "check": (check[0] / len(log), check[1] / len(log),
+                                    check[2] / len(log))}
         sizes[f"x{times}"] = {"tiles": sum(t.count for t in tiles.tiles), "log_lines": len(log),
                               "placements_listed": round(listed, 1),
                               "frontier": len(positions[0].frontier)}

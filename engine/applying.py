@@ -78,11 +78,11 @@ def evolve(state: GameState, event: Event) -> GameState:
         if kind in _REVEALS and state.digital:
             step.chance = True
         _apply(state, event)  # (which forgets ``next_event``'s answer)
-    elif kind is Undone:
-        state = _undo(state, event)  # type: ignore[arg-type]
+    elif isinstance(event, Undone):
+        state = _undo(state, event)
         state.memo.next = None
-    elif kind is Redone:
-        state = _redo(state, event)  # type: ignore[arg-type]
+    elif isinstance(event, Redone):
+        state = _redo(state, event)
         state.memo.next = None
     else:
         _record(state, event, kind, redoing=False)
@@ -140,7 +140,7 @@ def _undo(state: GameState, event: Undone) -> GameState:
     if found is not None:
         begin, fresh = found[0], found[1].copy()
     else:
-        begin, fresh = 0, start(state.setup, state.secret)  # type: ignore[arg-type]
+        begin, fresh = 0, start(state.setup, state.secret)
     fresh.history.kept = state.history.kept  # the same line of play
     _play_steps(fresh, kept[begin:])
     fresh.next_seq = state.next_seq
@@ -250,7 +250,7 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
 def place_tile(state: GameState, x: int, y: int, r: int) -> None:
     """Lay the drawn tile at (x, y) turned ``r`` quarter turns (trusted: checked before)."""
     state.memo.next = None
-    lay(state, state.tileset.types[state.drawn], x, y, r)  # type: ignore[index]
+    lay(state, state.in_hand, x, y, r)
     state.drawn = None
     state.placed_at = (x, y)
     state.attacked = None
@@ -268,7 +268,7 @@ def place_meeple(state: GameState, colour: str, target: str, figure: str) -> Non
         spot, attacked = resolve_target(state, target)
         node = node_at(state, spot)
     else:  # a feature of the tile just placed
-        placed = state.board[state.placed_at]  # type: ignore[index]
+        placed = state.board[state.placed_cell]
         node = placed.nodes[placed.tile.orientations[placed.r].targets.index(target)]
         attacked = None
     state.reserve[colour][figure] -= 1

@@ -48,7 +48,7 @@ def random_move(state: GameState) -> Command:
     the time)."""
     waiting = awaiting(state)
     if waiting == "place":
-        tile = state.tileset.types[state.drawn]  # type: ignore[index]
+        tile = state.in_hand
         x, y, rotation = nth_placement(state, tile, functools.partial(_pick, state, "place"))
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
@@ -73,7 +73,7 @@ def greedy_move(state: GameState) -> Command:
 
     waiting = awaiting(state)
     if waiting == "place":
-        tile = state.tileset.types[state.drawn]  # type: ignore[index]
+        tile = state.in_hand
         scored = [(gain(state, tile, x, y, r // 90), (x, y, r)) for x, y, r in placements(state, tile)]
         best = max(points for points, _ in scored)
         top = [move for points, move in scored if points == best]

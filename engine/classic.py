@@ -180,7 +180,7 @@ def farm_points(state: GameState, realm: Realm) -> tuple[int, int]:
             root = realms.find(root)
         if root not in seen:
             seen.add(root)
-            if data[root].open == 0:  # type: ignore[union-attr]
+            if data[root].open == 0:
                 cities += 1
     return FARM_POINTS_PER_CITY * cities, cities
 

@@ -160,7 +160,7 @@ def _where_legal(state: GameState, tile) -> str:
 
 def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int] | None]:
     """Where a (canonical, already checked) target puts the meeple, and the attacked cell."""
-    x, y = state.placed_at  # type: ignore[misc]
+    x, y = state.placed_cell
     parsed = Target.of(target)
     cell = parsed.cell
     if cell is not None and cell != (x, y):
@@ -170,7 +170,7 @@ def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int]
 
 def legal_targets(state: GameState) -> list[str]:
     """The targets a meeple may take after the tile just placed."""
-    x, y = state.placed_at  # type: ignore[misc]
+    x, y = state.placed_cell
     placed = state.board[(x, y)]
     realms = state.realms
     parent = realms.parent
@@ -181,7 +181,7 @@ def legal_targets(state: GameState) -> list[str]:
         root = parent[node]
         if parent[root] != root:  # (a root, or a node next to one, needs no call)
             root = realms.find(root)
-        if not data[root].meeples:  # type: ignore[union-attr]
+        if not data[root].meeples:
             targets.append(target)
     attack = state.edition.attack
     if attack is not None:
@@ -227,7 +227,7 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
                     ports[root] = had | bits
                     if had or bits & (bits - 1):
                         repeated = True
-                    if data[root].meeples:  # type: ignore[union-attr]
+                    if data[root].meeples:
                         busy |= bits
             touching = busy  # and a field per realm at two ports or more (``Oriented.free``)
             if repeated:
@@ -271,7 +271,7 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
     edition = state.edition
     target = Target.parse(command.target, edition)
     name, cell = target.feature, target.cell
-    x, y = state.placed_at  # type: ignore[misc]
+    x, y = state.placed_cell
     placed = state.board[(x, y)]
     o = placed.tile.orientations[placed.r]
     if cell is not None and cell != (x, y):
@@ -348,15 +348,14 @@ def followers_to_take_back(state: GameState) -> list[Spot]:
     colour = state.player
     spot = state.realms.spot
     found: list[int] = []
-    for realm in state.realms.data:
-        if realm is not None:
-            found.extend(node for who, _, node in realm.meeples if who == colour)
+    for realm in state.realms.data:  # (a node that is no root holds a realm of nothing)
+        found.extend(node for who, _, node in realm.meeples if who == colour)
     return [spot(node) for node in sorted(found)]
 
 
 def _take_back(state: GameState, command: TakeBack) -> Event:
     if not _may_take_back(state):
-        tile = state.board[state.placed_at].tile.id  # type: ignore[index]
+        tile = state.board[state.placed_cell].tile.id
         mark, noun = state.edition.take_back_mark, state.edition.figure
         raise IllegalMove(f"tile {tile} has no {mark}: only after placing a tile with one may a "
                           f"{noun} be taken back", rule=state.rule("take-back"),

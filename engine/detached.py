@@ -120,13 +120,12 @@ def playout(state: GameState, rng: random.Random, turns: int | None = None) -> G
     """Play a detached state to the end (or for ``turns`` turns) with uniformly random moves:
     a uniform legal placement, then half the time a figure on a uniform free target (the
     everyday figure while one is left). Changes and returns ``state``."""
-    types = state.tileset.types
     uniform = rng.random
     advance(state, rng)
     last = None if turns is None else state.turn + turns
     while state.phase != "over" and (last is None or state.turn < last):
         if state.phase == "place":
-            x, y, rotation = sample_placement(state, types[state.drawn], uniform)  # type: ignore[index]
+            x, y, rotation = sample_placement(state, state.in_hand, uniform)
             place_tile(state, x, y, rotation // 90)
             state.next_seq += 1
             continue  # the game now waits for the player's figure: nothing to advance
@@ -136,9 +135,8 @@ def playout(state: GameState, rng: random.Random, turns: int | None = None) -> G
                 figure = name
                 break
         targets = legal_targets(state) if figure is not None and uniform() < 0.5 else ()
-        if targets:
-            place_meeple(state, state.player, targets[int(uniform() * len(targets))],
-                         figure)  # type: ignore[arg-type]
+        if targets and figure is not None:
+            place_meeple(state, state.player, targets[int(uniform() * len(targets))], figure)
         else:
             skip_meeple(state)
         state.next_seq += 1

@@ -22,7 +22,7 @@ from meeple.engine.scoring import (
     held_roots,
     scorers,
 )
-from meeple.engine.state import GameState
+from meeple.engine.state import GameState, Waiting
 from meeple.events.model import (
     Event,
     GameEnded,
@@ -35,7 +35,7 @@ from meeple.events.model import (
 )
 
 
-def awaiting(state: GameState) -> str | None:
+def awaiting(state: GameState) -> Waiting | None:
     """What the game waits for: ``place``, ``meeple``, ``draw``, ``dice``, ``over``,
     or ``None`` while the rules still have consequences to write."""
     phase = state.phase
@@ -119,18 +119,18 @@ def held_turn_realms(state: GameState) -> list[int]:
         root = parent[nodes[index]]
         if parent[root] != root:  # (a root, or a node next to one, needs no call)
             root = find(root)
-        if data[root].meeples and root not in roots:  # type: ignore[union-attr]
+        if data[root].meeples and root not in roots:
             roots.append(root)
     if placed.tile.centre >= 0:
         root = nodes[placed.tile.centre]
         if parent[root] != root:  # (a root needs no call)
             root = find(root)
-        if data[root].meeples:  # type: ignore[union-attr]
+        if data[root].meeples:
             roots.append(root)
     if state.attacked is not None:
         target = state.board[state.attacked]
         root = find(target.nodes[target.tile.centre])
-        if data[root].meeples and root not in roots:  # type: ignore[union-attr]
+        if data[root].meeples and root not in roots:
             roots.append(root)
     return roots
 
@@ -142,12 +142,12 @@ def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     realms = state.realms
     parent = realms.parent
     data = realms.data
-    for cell in state.centres_near.get(state.placed_at, ()):  # type: ignore[arg-type]
+    for cell in state.centres_near.get(state.placed_cell, ()):
         other = board[cell]
         root = other.nodes[other.tile.centre]
         if parent[root] != root:  # (a root needs no call)
             root = realms.find(root)
-        if data[root].meeples and root not in roots:  # type: ignore[union-attr]
+        if data[root].meeples and root not in roots:
             roots.append(root)
     return roots
 
@@ -193,14 +193,14 @@ def _final_queue(state: GameState) -> tuple[tuple[int, str, PointsScored], ...]:
     data = state.realms.data
     found = []
     for root in held_roots(state):
-        realm: Realm = data[root]  # type: ignore[assignment]
+        realm: Realm = data[root]
         payment = final_payment(state, realm)
         if payment is not None:
             found.append((payment.stage, realm.anchor, root, payment))
     found.sort(key=lambda item: item[:2])  # (no two realms share an anchor)
     queue = []
     for _, _, root, payment in found:
-        realm = data[root]  # type: ignore[assignment]
+        realm = data[root]
         paid = realm.paid or ()
         spot = _anchor(state, realm)
         for side in scorers(state, realm):
@@ -224,7 +224,7 @@ def _final(state: GameState, seq: int) -> Event | None:
     data = state.realms.data
     for at in range(state.memo.final_from, len(queue)):
         root, side, event = queue[at]
-        paid = data[root].paid  # type: ignore[union-attr]
+        paid = data[root].paid
         if paid and side in paid:
             continue
         state.memo.final_from = at  # the payments before are made, here and from now on

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from meeple.engine.check import Visit, verify
 from meeple.engine.commands import Command, PlaceTile, Redo, Undo, checked
@@ -38,14 +38,14 @@ from meeple.engine.notation import parse
 from meeple.engine.playing import play, settle
 from meeple.engine.setup import new_game, start
 from meeple.engine.snapshot import export
-from meeple.engine.state import GameState
+from meeple.engine.state import GameState, Waiting
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
 from meeple.events.tileset import TileSetDef, bundled, with_expansion
 
 if TYPE_CHECKING:
     from meeple.events.log import GameLog
 
-Phase = Literal["place", "meeple", "draw", "dice", "over"]
+Phase = Waiting
 
 
 class Game:
@@ -192,7 +192,7 @@ class Game:
         """What the game waits for: ``place``, ``meeple``, ``draw`` (table mode), ``dice``
         (table mode), ``over``; None while the rules have consequences to write
         (``resolve`` writes them)."""
-        return awaiting(self._state)  # type: ignore[return-value]
+        return awaiting(self._state)
 
     @property
     def over(self) -> bool:

@@ -45,7 +45,7 @@ def move_options(state: GameState) -> list[Command]:
     The same as the legal moves, in a fixed order."""
     waiting = awaiting(state)
     if waiting == "place":
-        tile = state.tileset.types[state.drawn]  # type: ignore[index]
+        tile = state.in_hand
         return [PlaceTile(x, y, r) for x, y, r in placements(state, tile)]
     if waiting == "meeple":
         moves: list[Command] = [SkipMeeple()]

@@ -31,11 +31,11 @@ def legal_moves(state: GameState) -> list[Move]:
     waiting = awaiting(state)
     figures = tuple(name for name, left in state.reserve[state.player].items() if left)
     if waiting == "place":
-        tile = state.tileset.types[state.drawn]  # type: ignore[index]
+        tile = state.in_hand
         return [Move(x, y, r, tuple(t) if figures and t else (), figures if t else ())
                 for x, y, r, t in sorted(moves_with_targets(state, tile))]
     if waiting == "meeple":
-        x, y = state.placed_at  # type: ignore[misc]
+        x, y = state.placed_cell
         targets = tuple(legal_targets(state)) if figures else ()
         return [Move(x, y, state.board[(x, y)].r * 90, targets, figures if targets else ())]
     return []

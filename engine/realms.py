@@ -81,6 +81,10 @@ class Realm(msgspec.Struct, gc=False):
         return seen
 
 
+#: what ``Realms.data`` holds at a node that is no root: a realm of nothing, never changed
+VACANT = Realm("", set(), NO_SYMBOLS, 0, -1)
+
+
 class Realms:
     """Union-find over feature nodes, with a ``Realm`` at each root.
 
@@ -93,7 +97,7 @@ class Realms:
 
     def __init__(self) -> None:
         self.parent: list[int] = []
-        self.data: list[Realm | None] = []
+        self.data: list[Realm] = []
         #: for each tile, in the order laid: its first node, its cell and the canonical target
         #: of each of its features, whose nodes follow the first (see ``spot``)
         self.laid: list[tuple[int, tuple[int, int], tuple[str, ...]]] = []
@@ -114,7 +118,6 @@ class Realms:
         """The realm ``node`` belongs to, to change in place: this object's own copy of it."""
         root = self.find(node)
         realm = self.data[root]
-        assert realm is not None
         if realm.owner is not self.token:
             realm = self.data[root] = realm.copy(self.token)
         return realm
@@ -137,7 +140,7 @@ class Realms:
         count = len(features)
         nodes = tuple(range(first, first + count))
         parent.extend(nodes)
-        data += [None] * count
+        data += [VACANT] * count
         self.laid.append((first, xy, targets))
         token = self.token
         for mine, their in joins:
@@ -147,7 +150,6 @@ class Realms:
                 continue
             root = their if parent[their] == their else self.find(their)
             realm = data[root]
-            assert realm is not None
             if realm.owner is not token:
                 realm = data[root] = realm.copy(token)
             parent[node] = root
@@ -192,7 +194,7 @@ class Realms:
 
     def realm(self, node: int) -> Realm:
         """The realm a node belongs to."""
-        return self.data[self.find(node)]  # type: ignore[return-value]
+        return self.data[self.find(node)]
 
     def connect(self, a: int, b: int) -> int:
         """Join the realms of ``a`` and ``b`` across one edge; two open ends close. Returns the root."""
@@ -204,13 +206,12 @@ class Realms:
             return ra
         data = self.data
         big, small = data[ra], data[rb]
-        assert big is not None and small is not None
         if len(big.tiles) < len(small.tiles):
             ra, rb, big, small = rb, ra, small, big
         if big.owner is not self.token:
             big = data[ra] = big.copy(self.token)
         parent[rb] = ra
-        data[rb] = None
+        data[rb] = VACANT
         big.tiles |= small.tiles
         if small.symbols:
             symbols = dict(big.symbols)

@@ -58,7 +58,7 @@ def held_roots(state: GameState) -> set[int]:
         root = parent[node]
         if parent[root] != root:  # (a root, or a node next to one, needs no call)
             root = realms.find(root)
-        if data[root].meeples:  # type: ignore[union-attr]
+        if data[root].meeples:
             roots.add(root)
     return roots
 
@@ -76,7 +76,7 @@ def projected(state: GameState) -> dict[str, int]:
     scores = dict(state.scores)
     data = state.realms.data
     for root in held_roots(state):
-        realm: Realm = data[root]  # type: ignore[assignment]
+        realm: Realm = data[root]
         paid = realm.paid or ()
         payment = final_payment(state, realm)
         if payment is None:

@@ -76,7 +76,7 @@ def new_game(
     event = GameStarted(
         seq=0,
         schema=SCHEMA_VERSION,
-        edition=edition.name,  # type: ignore[arg-type]
+        edition=edition.name,
         players=players,
         team=team,
         mode="table" if table else "digital",

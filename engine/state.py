@@ -7,6 +7,8 @@ set-up and builds the state the first event describes.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from meeple.engine.edition import Edition
@@ -34,6 +36,14 @@ class Battle(msgspec.Struct):
     active: list[str]
     roll: dict[str, tuple[int, ...]] | None = None
     tie_paid: set[str] = msgspec.field(default_factory=set)
+
+
+#: where a turn stands: a tile to draw, to place, a figure to place, consequences to write
+#: (battles), or the end
+Phase = Literal["draw", "place", "meeple", "resolve", "over"]
+#: what the game waits for from outside: a player's placement or figure, a draw or dice
+#: entered at the table, or nothing more (``meeple.engine.flow.awaiting``)
+Waiting = Literal["place", "meeple", "draw", "dice", "over"]
 
 
 class Memos:
@@ -127,7 +137,7 @@ class GameState:
         self.player: Colour = player
         self.turn: int = 1
         self.current: int = 0
-        self.phase: str = "draw"
+        self.phase: Phase = "draw"
         self.drawn: str | None = None
         self.board: dict[tuple[int, int], Placed] = {}
         #: every empty cell next to a tile, with its need (``meeple.engine.board``)
@@ -199,6 +209,20 @@ class GameState:
     def rule(self, what: str) -> str:
         """The rule id of a shared rule in this game's edition (``place``, ``meeple``, ...)."""
         return self.edition.rules[what]
+
+    @property
+    def in_hand(self) -> TileType:
+        """The type of the tile in hand (the rules ask only while one is)."""
+        drawn = self.drawn
+        assert drawn is not None, "no tile is in hand"
+        return self.tileset.types[drawn]
+
+    @property
+    def placed_cell(self) -> tuple[int, int]:
+        """Where the tile of this turn was placed (the rules ask only once it is)."""
+        placed = self.placed_at
+        assert placed is not None, "no tile was placed this turn"
+        return placed
 
     @property
     def sampled(self) -> bool:

@@ -14,6 +14,8 @@ inner field hold none.
 # No `from __future__ import annotations` here: msgspec would evaluate each struct's
 # annotations from strings when a decoder of them is built, at every command's start.
 
+from typing import cast
+
 import msgspec
 
 from meeple.engine.edition import Edition, Vocabulary
@@ -281,8 +283,10 @@ def _orient(features: tuple[Feature, ...], edges: tuple[str, ...], rotation: int
             if port % 3 in probes and feature >= 0:
                 bits[feature] = bits.get(feature, 0) | 1 << port
         faces.append(tuple((mask, feature) for feature, mask in bits.items()))
-    return Oriented(rotation, lying, tuple(ports), tuple(feature_sides), tuple(targets),  # type: ignore[arg-type]
-                    tuple(masks), aliases, offers,  # type: ignore[arg-type]
+    # (the tuples have one entry per feature, four offers: their lengths are the format's)
+    return Oriented(rotation, cast(tuple[str, str, str, str], lying), tuple(ports),
+                    tuple(feature_sides), tuple(targets),
+                    tuple(masks), aliases, cast(tuple[int, int, int, int], offers),
                     tuple(tuple((FACING[port], ports[port]) for port in range(side * 3, side * 3 + 3)
                                 if ports[port] >= 0) for side in range(4)),
                     tuple(index for _, index in order), tuple(faces))
@@ -326,8 +330,9 @@ def build_tileset(definition: TileSetDef, sha: str) -> TileSet:
                                    "feature", rule=rule)
             raise TileSetError(f"{where}: 'cloister' belongs to tile sets of an edition with "
                                "fields", rule=rule)
-        orientations = tuple(_orient(feats, edges, r, vocabulary, codes) for r in ROTATIONS)
-        types[tile.id] = TileType(tile.id, tile.count, feats, orientations,  # type: ignore[arg-type]
+        a, b, c, d = (_orient(feats, edges, r, vocabulary, codes) for r in ROTATIONS)
+        orientations = (a, b, c, d)
+        types[tile.id] = TileType(tile.id, tile.count, feats, orientations,
                                   centre, tile.festival,
                                   fit_table(orientations, codes),
                                   any(f.cities for f in feats),

@@ -88,4 +88,4 @@ def chained(events: Iterable[Event], head: str | None, *,
 
 def tag(event: Event) -> str:
     """The name an event's type has in the log (``tile_drawn``, ...)."""
-    return type(event).__struct_config__.tag  # type: ignore[return-value]
+    return str(type(event).__struct_config__.tag)

@@ -12,6 +12,7 @@ is a consequence the rules dictate, written so people can read the log and so
 # No `from __future__ import annotations` here: msgspec would evaluate each struct's
 # annotations from strings when a decoder of them is built, at every command's start.
 
+import typing
 from typing import Annotated, Literal
 
 import msgspec
@@ -298,7 +299,7 @@ AnyEvent = (
     | Redone
 )
 
-EVENT_TYPES: tuple[type[Event], ...] = AnyEvent.__args__  # type: ignore[attr-defined]
+EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(AnyEvent)
 
 ENCODER = msgspec.json.Encoder()
 DECODER = msgspec.json.Decoder(AnyEvent)
@@ -322,7 +323,7 @@ def decode(line: bytes) -> Event:
 
 def tag_of(event_type: type[Event]) -> str:
     """The ``type`` value written for an event class."""
-    return event_type.__struct_config__.tag  # type: ignore[return-value]
+    return str(event_type.__struct_config__.tag)
 
 
 def line_schema() -> dict:

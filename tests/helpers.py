@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import msgspec
 from typer.testing import CliRunner
 
 from meeple.engine import (
@@ -195,3 +196,20 @@ def surround_hoth(t: Table, last_meeple: str | None = None) -> None:
     """Hoth lies at (0, -1): lay its 7 other neighbours; the last, naboo, may deploy a meeple."""
     t.play(HOTH_RING)
     t.turn("naboo", 1, -2, 0, meeple=last_meeple)
+
+
+def meeples_on_board(state) -> int:
+    """How many figures stand on the board of ``state``."""
+    return sum(1 for placed in state.board.values() for node in placed.nodes
+               for _, _, where in state.realms.realm(node).meeples if where == node)
+
+
+def plain(doc: dict) -> dict:
+    """The page's document as its script reads it: a frame and an event object per event."""
+    doc = json.loads(msgspec.json.encode(doc))
+    frames = [doc["frames"][k] for k in doc["frame_of"]]
+    events = [{"seq": seq, "text": doc["texts"][text], "undone": bool(doc["flags"][seq] & 1),
+               "turn_end": bool(doc["flags"][seq] & 2),
+               "hash": doc["hashes"][64 * seq:64 * seq + 64]}
+              for seq, text in enumerate(doc["text_of"])]
+    return {**doc, "frames": frames, "events": events}
