@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from meeple.events.tileset import bundled, content_hash
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
@@ -29,6 +31,7 @@ def cached_files(cache: Path) -> list[Path]:
     return sorted((cache / "tilesets").glob("*")) if (cache / "tilesets").is_dir() else []
 
 
+@pytest.mark.slow  # starts processes
 def test_commands_say_the_same_with_and_without_the_cache(tmp_path):
     cache = tmp_path / "cache"
     commands = [("check", "--jobs", "1", *GAMES), ("replay", GAMES[2])]
@@ -49,6 +52,7 @@ def test_no_cache_writes_nothing(tmp_path, monkeypatch):
     assert not (tmp_path / "xdg").exists() and not (tmp_path / "home").exists()
 
 
+@pytest.mark.slow  # starts processes
 def test_the_default_folder_follows_xdg_cache_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
@@ -58,6 +62,7 @@ def test_the_default_folder_follows_xdg_cache_home(tmp_path, monkeypatch):
     assert len(cached_files(tmp_path / "xdg" / "meeple")) == 1
 
 
+@pytest.mark.slow  # starts processes
 def test_an_unwritable_cache_folder_is_skipped_without_a_word(tmp_path):
     expected = meeple("status", GAMES[0], cache=None)
     blocker = tmp_path / "blocker"
@@ -67,6 +72,7 @@ def test_an_unwritable_cache_folder_is_skipped_without_a_word(tmp_path):
     assert blocker.read_text() == "in the way"
 
 
+@pytest.mark.slow  # starts processes
 def test_a_spoilt_cache_file_is_ignored_and_rewritten(tmp_path):
     cache = tmp_path / "cache"
     expected = meeple("status", GAMES[0], cache=cache)
