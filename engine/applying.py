@@ -69,7 +69,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
     :raises FoldError: if ``event.seq`` is not the next one.
     """
-    if state.search is not None or state.history.superseded or event.seq != state.next_seq:
+    if state.closed or event.seq != state.next_seq:
         _refuse(state, event)
     kind = type(event)
     if kind in _CONSEQUENCES or kind in _CHANCE and state.digital:
@@ -78,10 +78,10 @@ def evolve(state: GameState, event: Event) -> GameState:
         if kind in _REVEALS and state.digital:
             step.chance = True
         _apply(state, event)  # (which forgets ``next_event``'s answer)
-    elif isinstance(event, Undone):
+    elif kind is Undone:
         state = _undo(state, event)
         state.memo.next = None
-    elif isinstance(event, Redone):
+    elif kind is Redone:
         state = _redo(state, event)
         state.memo.next = None
     else:
@@ -95,7 +95,7 @@ def _refuse(state: GameState, event: Event) -> None:
     if state.search is not None:
         raise FoldError("this state was detached from its log for a search (playout): it "
                         "takes no events")
-    if state.history.superseded:
+    if state.closed:
         raise FoldError("this state was replaced by an undo: go on from the state evolve "
                         "returned for it")
     raise FoldError(f"event seq {event.seq} where {state.next_seq} was expected")
@@ -129,10 +129,11 @@ def _record(state: GameState, event: Event, kind: type, *, redoing: bool) -> Non
         step.chance = True
 
 
-def _undo(state: GameState, event: Undone) -> GameState:
+def _undo(state: GameState, event: Event) -> GameState:
     """The state after the steps that stay in effect: from the nearest snapshot of them (or
     the start), replaying only the steps after it; costs what it takes back, not the game.
     The state undone is kept for a redo of the same steps."""
+    assert isinstance(event, Undone)
     count = len(event.steps)
     kept, undone = state.history.steps[:-count], state.history.steps[-count:]
     state.history.kept.stash(state.history.steps, state)
@@ -150,9 +151,10 @@ def _undo(state: GameState, event: Undone) -> GameState:
     return fresh
 
 
-def _redo(state: GameState, event: Redone) -> GameState:
+def _redo(state: GameState, event: Event) -> GameState:
     """The state with the undone steps in effect again: a copy of the state they were undone
     in, while it is kept, else the steps played again."""
+    assert isinstance(event, Redone)
     count = len(event.steps)
     again = [state.history.redo[-1 - i] for i in range(count)]
     redo = state.history.redo[:-count]

@@ -62,6 +62,7 @@ def detach(state: GameState, rng: random.Random | None = None) -> GameState:
     copy = state.copy()
     copy.history.steps, copy.history.redo = [], []
     copy.search = Search(list(copy.frontier), sampled=rng is not None)
+    copy.closed = True
     if rng is not None:
         copy.chance_known = False
         copy.memo.next = None

@@ -51,9 +51,9 @@ class KeptStates:
 
     def stash(self, steps: list[Step], state: GameState) -> None:
         """Keep ``state`` itself, the state after ``steps``, which an undo supersedes: from
-        now on it is only ever copied (see ``History.superseded``), so a redo of the same
+        now on it is only ever copied (see ``GameState.closed``), so a redo of the same
         steps costs a copy instead of playing them again."""
-        state.history.superseded = True
+        state.closed = True
         self._put(steps, state)
 
     def _put(self, steps: list[Step], state: GameState) -> None:
@@ -78,25 +78,35 @@ class Step(msgspec.Struct):
 
 class History:
     """What undo and redo work on: the steps in effect (``steps``), the steps undone that a
-    redo may apply again, newest last (``redo``), the states kept at step boundaries
-    (``kept``, shared by the states of one line of play), and whether an undo has replaced
-    the state holding this history (``superseded``: it is kept for redo and must not change).
+    redo may apply again, newest last (``redo``), and the states kept at step boundaries
+    (``kept``, shared by the states of one line of play; made when first asked for).
     """
 
-    __slots__ = ("steps", "redo", "kept", "superseded")
+    __slots__ = ("steps", "redo", "_kept")
 
-    def __init__(self, steps: list[Step] | None = None, redo: list[Step] | None = None,
-                 kept: KeptStates | None = None) -> None:
-        self.steps: list[Step] = steps if steps is not None else []
-        self.redo: list[Step] = redo if redo is not None else []
-        self.kept: KeptStates = kept if kept is not None else KeptStates()
-        self.superseded = False
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+        self.redo: list[Step] = []
+        self._kept: KeptStates | None = None
+
+    @property
+    def kept(self) -> KeptStates:
+        kept = self._kept
+        if kept is None:
+            kept = self._kept = KeptStates()
+        return kept
+
+    @kept.setter
+    def kept(self, kept: KeptStates) -> None:
+        self._kept = kept
 
     def copy(self) -> History:
         """An independent history with states kept of its own (a copy's steps from now on
         are not the original's); the steps before the last are shared: they never change."""
-        steps = list(self.steps)
+        copy = History.__new__(History)
+        steps = self.steps[:]
         if steps:
             last = steps[-1]
-            steps[-1] = Step(list(last.events), last.player, last.turn, last.chance)
-        return History(steps, list(self.redo))
+            steps[-1] = Step(last.events[:], last.player, last.turn, last.chance)
+        copy.steps, copy.redo, copy._kept = steps, self.redo[:], None
+        return copy

@@ -65,9 +65,9 @@ class Memos:
         self.held_nodes: list[int] = []
 
     def copy(self) -> Memos:
-        copy = Memos()
-        copy.next, copy.final_queue, copy.final_from = self.next, self.final_queue, self.final_from
-        copy.held_nodes = list(self.held_nodes)
+        copy = Memos.__new__(Memos)
+        copy.next, copy.attack, copy.final_queue, copy.final_from, copy.held_nodes = (
+            self.next, None, self.final_queue, self.final_from, self.held_nodes[:])
         return copy
 
 
@@ -166,6 +166,9 @@ class GameState:
         #: what only a search's copy keeps (``meeple.engine.detached``); None in the referee's
         #: states, which ``evolve`` plays from a log
         self.search: Search | None = None
+        #: the state takes no more events: a search's copy, or a state an undo replaced (kept
+        #: for a redo of the same steps, it is only ever copied from then on)
+        self.closed = False
 
     def copy(self) -> GameState:
         """An independent copy of the state: playing on either leaves the other as it was.
@@ -197,6 +200,7 @@ class GameState:
         copy.history = self.history.copy()
         copy.memo = self.memo.copy()
         copy.search = None if self.search is None else self.search.copy()
+        copy.closed = copy.search is not None
         return copy
 
     def continued(self) -> GameState:
