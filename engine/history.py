@@ -76,18 +76,15 @@ class Step(msgspec.Struct):
         return self.events[0].seq
 
 
-class History:
+class History(msgspec.Struct):
     """What undo and redo work on: the steps in effect (``steps``), the steps undone that a
     redo may apply again, newest last (``redo``), and the states kept at step boundaries
     (``kept``, shared by the states of one line of play; made when first asked for).
     """
 
-    __slots__ = ("steps", "redo", "_kept")
-
-    def __init__(self) -> None:
-        self.steps: list[Step] = []
-        self.redo: list[Step] = []
-        self._kept: KeptStates | None = None
+    steps: list[Step] = msgspec.field(default_factory=list)
+    redo: list[Step] = msgspec.field(default_factory=list)
+    _kept: KeptStates | None = None
 
     @property
     def kept(self) -> KeptStates:
@@ -103,10 +100,8 @@ class History:
     def copy(self) -> History:
         """An independent history with states kept of its own (a copy's steps from now on
         are not the original's); the steps before the last are shared: they never change."""
-        copy = History.__new__(History)
         steps = self.steps[:]
         if steps:
             last = steps[-1]
             steps[-1] = Step(last.events[:], last.player, last.turn, last.chance)
-        copy.steps, copy.redo, copy._kept = steps, self.redo[:], None
-        return copy
+        return History(steps, self.redo[:])

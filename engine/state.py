@@ -46,29 +46,24 @@ Phase = Literal["draw", "place", "meeple", "resolve", "over"]
 Waiting = Literal["place", "meeple", "draw", "dice", "over"]
 
 
-class Memos:
+class Memos(msgspec.Struct, gc=False):
     """What the rules work out once and keep while the state stands: the next consequence
     (``next``: ``(event or None,)``, cleared by every change), the attack targets around the
     board (``attack``: centres indexed, targets by cell; a copy starts without it, so no two
     states share it while it grows), the end of the game's payments in order and the first
     not yet made (``final_queue``, ``final_from``), and every node a figure was placed on
     (``held_nodes``: a node stays when its figure leaves; the realms holding figures are
-    among theirs)."""
+    among theirs). It refers to nothing that refers back to it, so the garbage collector
+    skips it."""
 
-    __slots__ = ("next", "attack", "final_queue", "final_from", "held_nodes")
-
-    def __init__(self) -> None:
-        self.next: tuple[Event | None] | None = None
-        self.attack: tuple[int, dict] | None = None
-        self.final_queue: tuple[tuple[int, str, PointsScored], ...] | None = None
-        self.final_from = 0
-        self.held_nodes: list[int] = []
+    next: tuple[Event | None] | None = None
+    attack: tuple[int, dict] | None = None
+    final_queue: tuple[tuple[int, str, PointsScored], ...] | None = None
+    final_from: int = 0
+    held_nodes: list[int] = msgspec.field(default_factory=list)
 
     def copy(self) -> Memos:
-        copy = Memos.__new__(Memos)
-        copy.next, copy.attack, copy.final_queue, copy.final_from, copy.held_nodes = (
-            self.next, None, self.final_queue, self.final_from, self.held_nodes[:])
-        return copy
+        return Memos(self.next, None, self.final_queue, self.final_from, self.held_nodes[:])
 
 
 class Search:
