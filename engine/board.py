@@ -92,7 +92,7 @@ def lay(state: GameState, tile: TileType, x: int, y: int, r: int) -> Placed:
             # (seen from the cell ``at`` steps round, this tile is 4 steps further round)
             near[cell] = (xy,) if found is None else _with_centre(cell, found, xy, at + 4 & 7)
         if tile.attackable:
-            state.planet_cells.append(xy)
+            state.attackable_cells.append(xy)
     return placed
 
 

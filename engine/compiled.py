@@ -1,4 +1,4 @@
-"""Compiled tile sets kept: once per process, and as bytes between processes (SW-1.1, CL-1).
+"""Compiled tile sets kept: once per process, and as bytes between processes (the edition's tile rules).
 
 Compiling a set (``meeple.engine.tiles.build_tileset``) costs several times what checking a
 whole game's log does, and every command of the CLI plays on a set. ``compile_tileset``
@@ -71,7 +71,7 @@ def compile_tileset(definition: TileSetDef) -> TileSet:
     """Check a tile set definition and compile it, or take the compiled set kept for its
     content hash (in this process, else in the cache turned on).
 
-    :raises TileSetError: naming the tile and what is inconsistent (SW-1.1 to SW-1.4).
+    :raises TileSetError: naming the tile and what is inconsistent.
     """
     sha = content_hash(definition)
     found = _kept.pop(sha, None)

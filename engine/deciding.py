@@ -256,7 +256,7 @@ def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] |
     if memo is None:
         memo = state.memo.attack = (0, {})
     seen, index = memo
-    cells = state.planet_cells
+    cells = state.attackable_cells
     if seen < len(cells):
         for cell in {(px - dx, py - dy) for px, py in cells[seen:] for dx, dy in AROUND}:
             index[cell] = tuple(str(Target(attack, None, centre))  # N then clockwise

@@ -219,12 +219,12 @@ class Game:
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """The sides sharing the highest score once the game is over (SW-7.3, CL-6); empty
+        """The sides sharing the highest score once the game is over (the edition's rule of winners); empty
         before."""
         return tuple(self._state.winners or ())
 
     def reserve(self, colour: str) -> dict[str, int]:
-        """The figures ``colour`` has left, by kind: ``{"small": 4, "large": 1}`` (SW-1.6, CL-2)."""
+        """The figures ``colour`` has left, by kind, e.g. ``{"small": 4, "large": 1}``."""
         return dict(self._state.reserve[colour])
 
     def export(self) -> dict:
@@ -240,7 +240,8 @@ class Game:
         return legal_moves(self._state)
 
     def take_back_options(self) -> list[Spot]:
-        """CL-7: where the player may take a follower back, after placing a festival tile."""
+        """Where the player may take a figure back, where the edition allows it (the
+        classic game's La Fiesta, for example)."""
         return followers_to_take_back(self._state)
 
     def parse(self, text: str) -> list[Command]:

@@ -61,7 +61,7 @@ def rotation_number(degrees: int) -> int:
 
 def spots(state: GameState) -> dict[str, tuple[int, int, tuple[int, ...]]]:
     """Each legal cell of the tile in hand by label: (x, y, the rotations in degrees that fit
-    there), in reading order (SW-3.1, CL-3); empty unless a tile waits to be placed."""
+    there), in reading order (the edition's placement rule); empty unless a tile waits to be placed."""
     if state.drawn is None or awaiting(state) != "place":
         return {}
     tile = state.tileset.types[state.drawn]
@@ -85,7 +85,7 @@ def parse_placement(state: GameState, text: str) -> tuple[int, int, int] | None:
 
     :raises InvalidCommand: a rotation number other than 1 to 4.
     :raises IllegalMove: no tile in hand, a cell that is no legal spot, or a rotation that does
-        not fit at that cell (SW-3.1, CL-3); the message lists what would be legal.
+        not fit at that cell (the edition's placement rule); the message lists what would be legal.
     """
     shape = _SHAPE.fullmatch(text.strip())
     if shape is None or len(shape.group(1)) > _MAX_LETTERS:
@@ -134,7 +134,7 @@ def parse(state: GameState, text: str) -> list[Command]:
     mode ``draw TILE``. Case does not matter.
 
     :raises InvalidCommand: text that names no command, with what could be typed now.
-    :raises IllegalMove: a label that is no legal spot now (SW-3.1, CL-3).
+    :raises IllegalMove: a label that is no legal spot now (the edition's placement rule).
     """
     words = text.split() if len(text) <= MAX_TEXT else []
     if not words:

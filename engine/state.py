@@ -1,4 +1,4 @@
-"""The state of a game, built from its ``game_started`` event (SW-1, SW-2, SW-8).
+"""The state of a game, built from its ``game_started`` event (the set-up rules of its edition).
 
 A ``GameState`` is owned by whoever folds it: ``evolve`` updates it in place
 and returns it (or, for undo, a rebuilt one). ``meeple.engine.setup.start`` checks a
@@ -28,7 +28,7 @@ class Placed(msgspec.Struct, gc=False):
 
 
 class Battle(msgspec.Struct):
-    """A battle in progress over one realm (SW-5)."""
+    """A contest in progress over one realm, settled by dice (the edition's contest rule)."""
 
     root: int
     spot: Spot
@@ -123,7 +123,7 @@ class GameState:
         self.pile: list[str] = pile
         #: the game's edition: its data and the rules that differ between games
         self.edition: Edition = edition
-        #: a digital game: draws and dice come from the seed (SW-5.6)
+        #: a digital game: draws and dice come from the seed
         self.digital: bool = digital
         #: whether draws and dice can be computed here: an open seed, or a sealed one's secret,
         #: in a state that does not sample chance (``sampled``)
@@ -147,7 +147,8 @@ class GameState:
         self.reinserts: int = 0
         self.set_aside: list[str] = []
         self.placements: list[tuple[int, int]] = []
-        self.planet_cells: list[tuple[int, int]] = []
+        #: the cells of tiles whose centre feature may be attacked from around (``Edition.attack``)
+        self.attackable_cells: list[tuple[int, int]] = []
         #: for each cell, the cells around it (in ``AROUND`` order) whose tile has a centre
         #: feature, a planet or a cloister (``meeple.engine.board.lay`` keeps it)
         self.centres_near: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -190,7 +191,7 @@ class GameState:
         copy.battle = battle
         copy.set_aside = list(self.set_aside)
         copy.placements = list(self.placements)
-        copy.planet_cells = list(self.planet_cells)
+        copy.attackable_cells = list(self.attackable_cells)
         copy.centres_near = dict(self.centres_near)
         copy.history = self.history.copy()
         copy.memo = self.memo.copy()
