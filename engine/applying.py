@@ -252,7 +252,9 @@ def _tile_set_aside(state: GameState, event: TileSetAside) -> None:
 def place_tile(state: GameState, x: int, y: int, r: int) -> None:
     """Lay the drawn tile at (x, y) turned ``r`` quarter turns (trusted: checked before)."""
     state.memo.next = None
-    lay(state, state.in_hand, x, y, r)
+    drawn = state.drawn
+    assert drawn is not None
+    lay(state, state.tileset.types[drawn], x, y, r)
     state.drawn = None
     state.placed_at = (x, y)
     state.attacked = None
@@ -270,7 +272,9 @@ def place_meeple(state: GameState, colour: str, target: str, figure: str) -> Non
         spot, attacked = resolve_target(state, target)
         node = node_at(state, spot)
     else:  # a feature of the tile just placed
-        placed = state.board[state.placed_cell]
+        cell = state.placed_at
+        assert cell is not None
+        placed = state.board[cell]
         node = placed.nodes[placed.tile.orientations[placed.r].targets.index(target)]
         attacked = None
     state.reserve[colour][figure] -= 1

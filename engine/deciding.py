@@ -170,7 +170,9 @@ def resolve_target(state: GameState, target: str) -> tuple[Spot, tuple[int, int]
 
 def legal_targets(state: GameState) -> list[str]:
     """The targets a meeple may take after the tile just placed."""
-    x, y = state.placed_cell
+    cell = state.placed_at
+    assert cell is not None  # (``placed_cell``, inline: asked for every move listed)
+    x, y = cell
     placed = state.board[(x, y)]
     realms = state.realms
     parent = realms.parent

@@ -142,7 +142,9 @@ def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     realms = state.realms
     parent = realms.parent
     data = realms.data
-    for cell in state.centres_near.get(state.placed_cell, ()):
+    placed = state.placed_at
+    assert placed is not None
+    for cell in state.centres_near.get(placed, ()):
         other = board[cell]
         root = other.nodes[other.tile.centre]
         if parent[root] != root:  # (a root needs no call)

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from meeple.engine.check import Visit, verify
-from meeple.engine.commands import Command, PlaceTile, Redo, Undo, checked
+from meeple.engine.commands import Command, PlaceTile, Redo, SkipMeeple, Undo, checked
 from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
 from meeple.engine.editions import DEFAULT, edition_named, expansion_named
@@ -261,8 +261,11 @@ class Game:
         :raises InvalidCommand, IllegalMove: the game is left exactly as it was (a value that
             is no command, or a field of the wrong type, is an ``InvalidCommand`` too).
         """
+        command: Command
         if isinstance(move, Move):
-            command: Command = PlaceTile(move.x, move.y, move.rotation)
+            command = PlaceTile(move.x, move.y, move.rotation)
+        elif isinstance(move, SkipMeeple):
+            command = move  # (a command with no field: nothing to check)
         else:
             command = checked(move)
         state, events = play(self._state, command)
