@@ -25,8 +25,9 @@ from meeple.engine.commands import (
     TakeBack,
     Undo,
 )
-from meeple.engine.deciding import decide, decide_draw, decide_roll
+from meeple.engine.deciding import decide
 from meeple.engine.editions import edition_named
+from meeple.engine.entered import decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
 from meeple.engine.playing import walk

@@ -45,6 +45,25 @@ def test_without_the_seed_a_guest_checks_and_moves_but_cannot_draw(host, tmp_pat
     assert "only its holder has" in result.stderr
 
 
+def test_a_guest_cannot_choose_the_next_tile_of_a_sealed_game(host, tmp_path):
+    """The draw a guest waits for is the seed holder's to write: a guest's `draw` (or a
+    library `DrawTile`) is refused and the log left as it was, not taken as the draw."""
+    from meeple.engine import DrawTile, Game, IllegalMove
+
+    guest = tmp_path / "g.jsonl"
+    shutil.copy(host, guest)
+    move = json.loads(run("moves", guest, "--json").stdout)[0]
+    run("place", guest, move["x"], move["y"], move["rotation"], "--no-meeple")
+    before = guest.read_bytes()
+    tile = "U"  # (a tile the Star Wars set holds many of: one is left to draw)
+    result = run("draw", guest, tile, code=1)
+    assert "only its holder has" in result.stderr and guest.read_bytes() == before
+    game = Game.load(guest)
+    with pytest.raises(IllegalMove, match="only its holder has"):
+        game.push(DrawTile(tile))
+    assert not game.unsaved
+
+
 def test_the_end_reveals_the_seed_and_check_verifies_every_draw(host, tmp_path):
     run("autoplay", host, "--to-end")
     seed = (host.parent / "g.jsonl.seed").read_text().strip()
