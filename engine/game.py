@@ -82,6 +82,12 @@ class Game:
 
         :raises InvalidCommand: a bad set-up, naming the rule.
         """
+        if isinstance(players, str) or not all(isinstance(p, str) for p in players):
+            raise InvalidCommand("players are a list of colours, e.g. [\"red\", \"black\"]")
+        if seed is not None and not isinstance(seed, str):
+            raise InvalidCommand(f"the seed is a text, not a {type(seed).__name__}")
+        if table and seed is not None:
+            raise InvalidCommand("a table game has no seed: its players enter draws and dice")
         if tileset is None:
             chosen = edition_named(edition or DEFAULT)
             tileset = bundled(chosen.tileset)
@@ -224,8 +230,15 @@ class Game:
         return tuple(self._state.winners or ())
 
     def reserve(self, colour: str) -> dict[str, int]:
-        """The figures ``colour`` has left, by kind, e.g. ``{"small": 4, "large": 1}``."""
-        return dict(self._state.reserve[colour])
+        """The figures ``colour`` has left, by kind, e.g. ``{"small": 4, "large": 1}``.
+
+        :raises InvalidCommand: a colour that does not play.
+        """
+        left = self._state.reserve.get(colour)
+        if left is None:
+            raise InvalidCommand(f"{colour!r} does not play",
+                                 legal="players are " + ", ".join(self._state.players))
+        return dict(left)
 
     def export(self) -> dict:
         """The visible state as plain data (``meeple.engine.snapshot.export``): what
@@ -250,6 +263,8 @@ class Game:
 
         :raises InvalidCommand, IllegalMove: text that names no legal command now.
         """
+        if not isinstance(text, str):
+            raise InvalidCommand(f"what a person types is a text, not a {type(text).__name__}")
         return parse(self._state, text)
 
     # -- changing ----------------------------------------------------------------------

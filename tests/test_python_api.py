@@ -184,3 +184,15 @@ def test_a_saved_game_loads_back_and_appends_what_was_played_since(tmp_path):
     with pytest.raises(InvalidGame) as raised:
         Game.from_events(list(again.events[:3]) + [again.events[5]])
     assert raised.value.line == again.events[5].seq + 1 and "waiting for a player" in str(raised.value)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: Game.new(["red", "black"], seed=42), "the seed is a text, not a int"),
+    (lambda: Game.new("red", seed="1"), "players are a list of colours"),
+    (lambda: Game.new(["red", "black"], table=True, seed="1"), "a table game has no seed"),
+    (lambda: Game.new(["red", "black"], seed="1").push_text(None), "is a text, not a NoneType"),
+    (lambda: Game.new(["red", "black"], seed="1").reserve("purple"), "'purple' does not play"),
+])
+def test_a_wrong_argument_is_an_invalid_command_naming_it(make, words):
+    with pytest.raises(InvalidCommand, match=words):
+        make()
