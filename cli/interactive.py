@@ -12,6 +12,7 @@ either appended whole or not at all, so the log is never left half written.
 
 from __future__ import annotations
 
+import gc
 import shlex
 import sys
 from collections.abc import Callable
@@ -230,5 +231,14 @@ def _terminal_reader(path: str):
     session: PromptSession[str] = PromptSession(history=InMemoryHistory(),
                                                 completer=_Completer(path),
                                                 complete_while_typing=False)
-    return session.prompt
+
+    def read(prompt: str) -> str:
+        line = session.prompt(prompt)
+        # Each prompt leaves an event loop behind, in a reference cycle: collected later, in
+        # the middle of a bot's search, its finalizer would swallow a Ctrl-C typed then
+        # ("Exception ignored in BaseEventLoop.__del__") and the search would run on.
+        gc.collect()
+        return line
+
+    return read
 
