@@ -13,6 +13,7 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.pool import IMapIterator
@@ -87,10 +88,20 @@ def _ray_map(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]
     import ray
     from ray.util.multiprocessing import Pool
 
-    if not ray.is_initialized():
-        ray.init(address=_Ray.address, logging_level=logging.WARNING, log_to_driver=False)
-    pool = Pool(processes=jobs or None, ray_address=_Ray.address,
-                ray_remote_args={"num_cpus": 1})
+    # Ray's own processes (the raylet, the workers) inherit this process's stdout, and the
+    # raylet writes warnings there: they start with stderr as their stdout, so that stdout
+    # holds only the command's result (`--json` included).
+    sys.stdout.flush()
+    kept = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        if not ray.is_initialized():
+            ray.init(address=_Ray.address, logging_level=logging.WARNING, log_to_driver=False)
+        pool = Pool(processes=jobs or None, ray_address=_Ray.address,
+                    ray_remote_args={"num_cpus": 1})
+    finally:
+        os.dup2(kept, 1)
+        os.close(kept)
     try:
         yield from pool.imap(fn, items, chunksize=1)
     finally:
