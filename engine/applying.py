@@ -13,6 +13,7 @@ from typing import assert_never
 from meeple.engine.board import lay
 from meeple.engine.deciding import resolve_target
 from meeple.engine.history import Step
+from meeple.engine.joint import apply_committed, apply_revealed
 from meeple.engine.realms import Meeple
 from meeple.engine.setup import start
 from meeple.engine.state import Battle, GameState
@@ -20,6 +21,7 @@ from meeple.events.model import (
     AnyEvent,
     BattleEnded,
     BattleStarted,
+    Committed,
     DiceRolled,
     Event,
     GameEnded,
@@ -30,6 +32,7 @@ from meeple.events.model import (
     MeepleTakenBack,
     PointsScored,
     Redone,
+    Revealed,
     Spot,
     TileDrawn,
     TilePlaced,
@@ -51,13 +54,15 @@ def node_at(state: GameState, spot: Spot) -> int:
 
 _DECISIONS = frozenset({TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack})
 _CHANCE = frozenset({TileDrawn, DiceRolled})
+#: a remote game's commitments and reveals (``meeple.engine.joint``)
+_JOINT = frozenset({Committed, Revealed})
 
 
 def is_input(state: GameState, event: Event) -> bool:
     """Whether an event begins a step of its own: a player's decision, or chance entered
     by hand in table mode. Digital draws and dice are consequences."""
     kind = type(event)
-    if kind in _DECISIONS:
+    if kind in _DECISIONS or kind in _JOINT:
         return True
     if kind in _CHANCE:
         return not state.digital
@@ -120,6 +125,13 @@ def _record(state: GameState, event: Event, kind: type, *, redoing: bool) -> Non
     ``is_input``, inline: this runs for every event), a consequence joins the last one."""
     if kind in _DECISIONS or kind in _CHANCE and not state.digital:
         state.history.steps.append(Step([event], state.player, state.turn))
+        if not redoing:
+            state.history.redo.clear()
+        return
+    if kind in _JOINT:  # a step of its own, which reveals chance: no undo goes past it
+        step = Step([event], state.player, state.turn)
+        step.chance = True
+        state.history.steps.append(step)
         if not redoing:
             state.history.redo.clear()
         return
@@ -212,6 +224,14 @@ def _apply(state: GameState, event: Event) -> None:
             _battle_ended(state, any_event)
         case MeepleTakenBack():
             _meeple_taken_back(state, any_event)
+        case Committed():
+            joint = state.joint
+            assert joint is not None
+            apply_committed(joint, state.players.index(any_event.player), any_event)
+        case Revealed():
+            joint = state.joint
+            assert joint is not None
+            apply_revealed(joint, state.players.index(any_event.player), any_event)
         case GameEnded():
             _game_ended(state, any_event)
         case GameStarted() | Undone() | Redone():
@@ -225,6 +245,8 @@ def draw_tile(state: GameState, tile: str) -> None:
     state.memo.next = None
     state.remaining[tile] -= 1
     state.left -= 1
+    if state.joint is not None:
+        state.joint.draws += 1
     if state.sampled:  # (a sampling state's chance is never known: checked first)
         state.pile.remove(tile)
     elif state.digital and state.chance_known:
@@ -319,7 +341,10 @@ def _dice_rolled(state: GameState, event: DiceRolled) -> None:
     assert battle is not None
     battle.roll = {r.side: r.values for r in event.rolls}
     battle.tie_paid.clear()
-    state.dice_used += sum(len(r.values) for r in event.rolls)
+    rolled = sum(len(r.values) for r in event.rolls)
+    state.dice_used += rolled
+    if state.joint is not None:
+        state.joint.dice += rolled
 
 
 def _points_scored(state: GameState, event: PointsScored) -> None:
@@ -355,6 +380,8 @@ def _battle_ended(state: GameState, event: BattleEnded) -> None:
 
 
 def _turn_ended(state: GameState, event: TurnEnded) -> None:
+    if state.joint is not None:
+        state.joint.turn_ended(state.current)
     state.turn += 1
     state.current = (state.current + 1) % len(state.players)
     state.player = state.players[state.current]  # type: ignore[assignment]

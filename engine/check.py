@@ -8,7 +8,7 @@ what was found.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -16,10 +16,12 @@ import msgspec
 from meeple.engine.applying import is_input
 from meeple.engine.commands import (
     Command,
+    Commit,
     DrawTile,
     PlaceMeeple,
     PlaceTile,
     Redo,
+    Reveal,
     RollDice,
     SkipMeeple,
     TakeBack,
@@ -30,10 +32,12 @@ from meeple.engine.editions import edition_named
 from meeple.engine.entered import decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
+from meeple.engine.joint import RULE, writer
 from meeple.engine.playing import walk
 from meeple.engine.setup import seal
 from meeple.engine.state import GameState
 from meeple.events.model import (
+    Committed,
     DiceRolled,
     Event,
     GameEnded,
@@ -42,6 +46,7 @@ from meeple.events.model import (
     MeepleSkipped,
     MeepleTakenBack,
     Redone,
+    Revealed,
     TileDrawn,
     TilePlaced,
     TileSetAside,
@@ -88,6 +93,8 @@ _COMMAND_OF: dict[type, Callable[[Any], Command]] = {
     DiceRolled: lambda e: RollDice({r.side: r.values for r in e.rolls}),
     Undone: lambda e: Undo(len(e.steps)),
     Redone: lambda e: Redo(len(e.steps)),
+    Committed: lambda e: Commit(e.player, e.chains),
+    Revealed: lambda e: Reveal(e.player, e.slot, e.index, e.element),
 }
 
 
@@ -122,10 +129,13 @@ Visit = Callable[[Event, GameState], None]
 
 
 def verify(events: list[Event], secret: str | None = None, *,
-           visit: Visit | None = None) -> Verdict:
+           visit: Visit | None = None, signers: Sequence[int] | None = None) -> Verdict:
     """Re-run the rules over a structurally sound log (see ``meeple.events.log.read``), in one
     walk of it (``meeple.engine.playing.walk``); ``visit`` sees each event with the state
     right after it as the walk passes (to keep the state at a point, copy it).
+
+    A remote game's ``signers`` (the seat whose key signed each line, as reading found) must
+    be the seats the rules say write each line (``meeple.engine.joint.writer``).
 
     ``secret`` is a sealed game's seed where its holder checks; otherwise the seed revealed
     by ``game_ended`` is used, once it matches the commitment in ``game_started``.
@@ -140,7 +150,15 @@ def verify(events: list[Event], secret: str | None = None, *,
                 return Verdict(None, finding)
             secret = revealed
         chance = "revealed" if secret is not None else "sealed"
-    walker = walk(events, secret, judge=_judge)
+    if first.mode == "remote":
+        chance = "joint"
+        if signers is None or len(signers) != len(events):
+            return Verdict(None, Finding(0, "a remote game is checked with the signer of each "
+                                         "of its lines", RULE))
+        if signers[0] != getattr(first.remote, "host", None):
+            return Verdict(None, Finding(0, "the set-up is not signed by the seat it names as "
+                                         "its writer", RULE))
+    walker = walk(events, secret, judge=_judge if signers is None else _signed_judge(signers))
     try:
         _, state = next(walker)
     except RulesError as exc:
@@ -181,6 +199,23 @@ def _judge(state: GameState, event: Event) -> None:
         finding = None
     if finding is not None:
         raise _Found(finding)
+
+
+def _signed_judge(signers: Sequence[int]) -> Callable[[GameState, Event], None]:
+    """``_judge``, and first RM-1: each line signed by the seat that writes it."""
+
+    def judge(state: GameState, event: Event) -> None:
+        seq = event.seq
+        if 0 < seq < len(signers):
+            expected = writer(state, event, signers[seq - 1])
+            if signers[seq] != expected:
+                raise _Found(Finding(seq, f"signed by seat {signers[seq]} "
+                                     f"({state.players[signers[seq]]}), where seat {expected} "
+                                     f"({state.players[expected]}) writes this line", RULE,
+                                     state.players[expected], state.players[signers[seq]]))
+        _judge(state, event)
+
+    return judge
 
 
 def _revealed_seed(first: GameStarted, events: list[Event]) -> tuple[str | None, Finding | None]:

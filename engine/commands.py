@@ -47,6 +47,23 @@ class RollDice(msgspec.Struct, frozen=True):
     rolls: dict[str, tuple[int, ...]] = msgspec.field(default_factory=dict)
 
 
+class Commit(msgspec.Struct, frozen=True):
+    """A remote game: a seat commits to its hash chains, the last link of each
+    (``meeple.engine.joint``)."""
+
+    player: str
+    chains: tuple[str, ...]
+
+
+class Reveal(msgspec.Struct, frozen=True):
+    """A remote game: a seat reveals element ``index`` of its hash chain for ``slot``."""
+
+    player: str
+    slot: str
+    index: int
+    element: str
+
+
 class Undo(msgspec.Struct, frozen=True):
     """Take back the last ``steps`` steps, as the game's undo policy allows."""
 
@@ -59,10 +76,12 @@ class Redo(msgspec.Struct, frozen=True):
     steps: int = 1
 
 
-Command = PlaceTile | PlaceMeeple | SkipMeeple | TakeBack | DrawTile | RollDice | Undo | Redo
+Command = (PlaceTile | PlaceMeeple | SkipMeeple | TakeBack | DrawTile | RollDice | Undo | Redo
+           | Commit | Reveal)
 
 #: every command type, for a check of what a script passes
-COMMANDS = (PlaceTile, PlaceMeeple, SkipMeeple, TakeBack, DrawTile, RollDice, Undo, Redo)
+COMMANDS = (PlaceTile, PlaceMeeple, SkipMeeple, TakeBack, DrawTile, RollDice, Undo, Redo,
+            Commit, Reveal)
 
 
 def not_a_command(value: object) -> InvalidCommand:

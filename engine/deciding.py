@@ -17,20 +17,23 @@ from meeple.engine.board import (
 )
 from meeple.engine.commands import (
     Command,
+    Commit,
     DrawTile,
     PlaceMeeple,
     PlaceTile,
     Redo,
+    Reveal,
     RollDice,
     SkipMeeple,
     TakeBack,
     Undo,
     not_a_command,
 )
-from meeple.engine.entered import decide_draw, decide_roll
+from meeple.engine.entered import decide_commit, decide_draw, decide_reveal, decide_roll
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.geometry import AROUND, ROTATIONS
+from meeple.engine.joint import RULE
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
 from meeple.engine.tiles import PORTS
@@ -87,6 +90,10 @@ def decide(state: GameState, command: Command) -> list[Event]:
         case RollDice():
             _require_entered(state, "dice")
             return [decide_roll(state, command)]
+        case Commit():
+            return [decide_commit(state, command)]
+        case Reveal():
+            return [decide_reveal(state, command)]
         case _:
             _not_a_command(command)
 
@@ -120,6 +127,10 @@ def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
     if awaiting_seed(state):
         raise IllegalMove("this sealed game's draws and dice come from a seed that only its "
                           "holder has: play on where its seed file is", rule=state.rule("chance"))
+    if needs in ("draw", "dice") and state.joint is not None:
+        what = "draws" if needs == "draw" else "dice"
+        raise IllegalMove(f"{what} of a remote game come from every seat's revealed hash chains, "
+                          "never from a player's entry", rule=RULE)
     if needs in ("draw", "dice") and state.digital:
         what = "draws" if needs == "draw" else "dice"
         raise IllegalMove(f"{what} come from the seed in a digital game; they are entered by "

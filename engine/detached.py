@@ -65,6 +65,7 @@ def detach(state: GameState, rng: random.Random | None = None) -> GameState:
     copy.closed = True
     if rng is not None:
         copy.chance_known = False
+        copy.joint = None  # (a remote game's chance, unknown ahead, is sampled like a sealed one)
         copy.memo.next = None
         remaining = copy.remaining  # (in the tile set's order: nothing of the pile's)
         copy.pile = list(chain.from_iterable(map(repeat, remaining, remaining.values())))

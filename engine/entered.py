@@ -1,14 +1,17 @@
-"""Draws and dice entered at the table (table mode, the edition's chance rule): a tile
-that is left to draw, and every side's dice of a battle round, 1 to 6. ``meeple check`` holds
-a sealed game's draws and dice to the same, before its seed is revealed.
+"""Chance entered by the players: at the table (table mode, the edition's chance rule) a tile
+that is left to draw, and every side's dice of a battle round, 1 to 6 (``meeple check`` holds
+a sealed game's draws and dice to the same, before its seed is revealed); in a remote game,
+each seat's commitment to its hash chains and each element it reveals (RM-2,
+``meeple.engine.joint``).
 """
 
 from __future__ import annotations
 
-from meeple.engine.commands import DrawTile, RollDice
+from meeple.engine.commands import Commit, DrawTile, Reveal, RollDice
 from meeple.engine.errors import IllegalMove, InvalidCommand
+from meeple.engine.joint import RULE, check_commit, check_reveal
 from meeple.engine.state import GameState
-from meeple.events.model import DiceRolled, Event, Roll, TileDrawn
+from meeple.events.model import Committed, DiceRolled, Event, Revealed, Roll, TileDrawn
 
 
 def decide_draw(state: GameState, command: DrawTile) -> Event:
@@ -68,3 +71,33 @@ def decide_roll(state: GameState, command: RollDice) -> Event:
 
 def _dice_wanted(battle) -> str:
     return ", ".join(f"{s}={battle.dice[s]} dice" for s in battle.active)
+
+
+def _seat(state: GameState, colour: str) -> int:
+    if state.joint is None:
+        raise IllegalMove("only a remote game takes commitments and reveals", rule=RULE)
+    if colour not in state.players:
+        raise InvalidCommand(f"{colour!r} has no seat in this game", rule=RULE,
+                             legal="seats: " + ", ".join(state.players))
+    return state.players.index(colour)
+
+
+def decide_commit(state: GameState, command: Commit) -> Event:
+    """RM-2: a seat's commitment, once, in seat order."""
+    seat = _seat(state, command.player)
+    assert state.joint is not None
+    check_commit(state.joint, seat, command.player, command.chains)
+    return Committed(seq=state.next_seq, player=state.players[seat],  # type: ignore[arg-type]
+                     chains=tuple(command.chains))
+
+
+def decide_reveal(state: GameState, command: Reveal) -> Event:
+    """RM-2: an element a seat may reveal now (``meeple.engine.joint.check_reveal``)."""
+    seat = _seat(state, command.player)
+    joint = state.joint
+    assert joint is not None
+    check_reveal(joint, seat, command.player, command.slot, command.index, command.element,
+                 mover=state.current,
+                 waiting_for_dice=state.battle is not None and state.phase == "resolve")
+    return Revealed(seq=state.next_seq, player=state.players[seat],  # type: ignore[arg-type]
+                    slot=command.slot, index=command.index, element=command.element)

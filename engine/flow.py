@@ -14,6 +14,7 @@ from msgspec.structs import replace
 
 from meeple.engine import chance
 from meeple.engine.board import placeable
+from meeple.engine.joint import joint_draw
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
     complete,
@@ -52,7 +53,8 @@ def awaiting(state: GameState) -> Waiting | None:
 def awaiting_seed(state: GameState) -> bool:
     """Whether a sealed game waits for what only its seed's holder can write: a draw, a roll,
     or the end of the game, which reveals the seed."""
-    return state.digital and not state.chance_known and awaiting(state) in ("draw", "dice")
+    return (state.digital and not state.chance_known and state.joint is None
+            and awaiting(state) in ("draw", "dice"))
 
 
 def next_event(state: GameState) -> Event | None:
@@ -75,6 +77,8 @@ def consequence(state: GameState) -> Event | None:
             return _final(state, seq)
         if state.digital and state.chance_known:
             return TileDrawn(seq=seq, player=state.player, tile=state.pile[-1])
+        if state.joint is not None:
+            return joint_draw(state, seq)
         return None
     if phase == "place":
         assert state.drawn is not None

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from meeple.engine.check import Visit, verify
@@ -39,7 +39,7 @@ from meeple.engine.playing import play, settle
 from meeple.engine.setup import new_game, start
 from meeple.engine.snapshot import export
 from meeple.engine.state import GameState, Waiting
-from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Spot
+from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Remote, Spot
 from meeple.events.tileset import TileSetDef, bundled, with_expansion
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class Game:
 
     def __init__(self, events: Sequence[Event], state: GameState, *, path: str | None = None,
                  head: str | None = None, hashes: Sequence[str] = (),
-                 schema: int = SCHEMA_VERSION) -> None:
+                 schema: int = SCHEMA_VERSION, signers: Sequence[int] | None = None) -> None:
         self._events = list(events)
         #: ``events`` as last handed out (events are only ever appended, or given their
         #: ``prev`` when saved, which hands out a new tuple)
@@ -66,6 +66,8 @@ class Game:
         self._hashes = hashes
         self._saved = len(hashes) if path is not None else 0
         self._schema = schema
+        #: a remote game's: the seat that signed each line saved (``meeple.events.signed``)
+        self._signers = list(signers) if signers is not None else None
 
     # -- making and reading ------------------------------------------------------------
 
@@ -74,11 +76,14 @@ class Game:
             tileset: TileSetDef | None = None, expansions: Sequence[str] = (),
             names: Sequence[str] | None = None, seed: str | None = None, table: bool = False,
             team: bool = False, unplaceable: str = "discard", undo: str = "turn",
-            sealed: bool = False, bots: dict[str, str] | None = None) -> Game:
+            sealed: bool = False, bots: dict[str, str] | None = None,
+            remote: Remote | None = None) -> Game:
         """A new game of ``players`` (colours, in seating order), set up and run to its first
         move (in a digital game, the first draw). The edition's bundled tile set is used
         unless ``tileset`` is given (its edition then decides); ``expansions`` add tiles.
         A ``sealed`` game records only the seed's SHA-256; the seed stays in this object.
+        A ``remote`` game records each seat's key and takes its chance from every seat's hash
+        chains (``meeple.engine.joint``); each line is signed when saved.
 
         :raises InvalidCommand: a bad set-up, naming the rule.
         """
@@ -102,7 +107,7 @@ class Game:
                 raise InvalidCommand(str(exc)) from None
         first = new_game(list(players), tileset, names=list(names) if names else None,
                          seed=seed, team=team, table=table, unplaceable=unplaceable, undo=undo,
-                         sealed=sealed, bots=bots)
+                         sealed=sealed, bots=bots, remote=remote)
         return cls.begin(first, seed if sealed else None)
 
     @classmethod
@@ -146,8 +151,8 @@ class Game:
 
         :raises InvalidGame: a log whose moves the rules refuse (its line and rule).
         """
-        return cls(log.events, _verified(log.events, secret, visit), path=log.path, head=log.head,
-                   hashes=log.hashes, schema=log.schema)
+        return cls(log.events, _verified(log.events, secret, visit, log.signers), path=log.path,
+                   head=log.head, hashes=log.hashes, schema=log.schema, signers=log.signers)
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -183,6 +188,18 @@ class Game:
     def hashes(self) -> Sequence[str]:
         """The SHA-256 of each line saved, by seq."""
         return self._hashes
+
+    @property
+    def signers(self) -> tuple[int, ...] | None:
+        """A remote game's: the seat whose key signed each line saved, by seq; None for a
+        local game."""
+        return None if self._signers is None else tuple(self._signers)
+
+    @property
+    def remote(self) -> Remote | None:
+        """A remote game's id, seats' keys and clock; None for a local game."""
+        remote = self.setup.remote
+        return remote if isinstance(remote, Remote) else None
 
     @property
     def unsaved(self) -> tuple[Event, ...]:
@@ -334,17 +351,25 @@ class Game:
 
     # -- keeping -----------------------------------------------------------------------
 
-    def save(self, path: str | os.PathLike[str] | None = None) -> str | None:
+    def save(self, path: str | os.PathLike[str] | None = None, *,
+             sign: Callable[[bytes], str] | None = None, seat: int | None = None) -> str | None:
         """Write the game: a new log at ``path`` (never over an existing file), or, for a game
         loaded or saved before, append what was played since after the head it holds (the
         file must not have moved on). Returns the new head. Changes where the game is kept.
 
+        A remote game's lines are signed by ``sign`` (``meeple.events.signing.Signer.sign``)
+        for ``seat``, the seat whose key it holds; they are written only if that seat writes
+        every one of them (RM-1), so that no other seat would refuse them.
+
         :raises LogError: the file exists (a new log), has moved on, or cannot be written.
+        :raises InvalidGame: a remote game's lines that ``seat`` does not write.
         """
         from meeple.events import log
 
+        if self.remote is not None:
+            self._check_signers(sign, seat)
         if path is not None and (self._path is None or os.fspath(path) != self._path):
-            written = log.create_log(path, self._events)
+            written = log.create_log(path, self._events, sign=sign)
             self._path, self._hashes = os.fspath(path), written.hashes
         elif self._path is None:
             raise InvalidCommand("the game has no file yet: save(path) creates one")
@@ -353,11 +378,24 @@ class Game:
         else:
             assert self._head is not None
             written = log.append_log(self._path, self._events[self._saved:], self._head,
-                                     lines=self._saved, schema=self._schema)
+                                     lines=self._saved, schema=self._schema, sign=sign)
             self._hashes = [*self._hashes, *written.hashes]
+        if self._signers is not None and seat is not None:
+            self._signers += [seat] * len(written.events)
         self._events[self._saved:] = written.events
         self._saved, self._head, self._frozen = len(self._events), written.head, None
         return self._head
+
+    def _check_signers(self, sign: Callable[[bytes], str] | None, seat: int | None) -> None:
+        """RM-1: a remote game's unsaved lines are all ``seat``'s to write."""
+        if sign is None or seat is None:
+            raise InvalidCommand("a remote game's lines are signed: save(sign=..., seat=...)")
+        saved = 0 if self._path is None else self._saved
+        if self._path is None:
+            self._signers = []
+        assert self._signers is not None
+        signers = self._signers[:saved] + [seat] * (len(self._events) - saved)
+        _verified(self._events, None, None, signers)
 
     # -- showing -----------------------------------------------------------------------
 
@@ -382,8 +420,8 @@ class Game:
 
 
 def _verified(events: Sequence[Event], secret: str | None,
-              visit: Visit | None = None) -> GameState:
-    verdict = verify(list(events), secret, visit=visit)
+              visit: Visit | None = None, signers: Sequence[int] | None = None) -> GameState:
+    verdict = verify(list(events), secret, visit=visit, signers=signers)
     finding = verdict.finding
     if finding is not None or verdict.state is None:
         assert finding is not None

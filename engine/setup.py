@@ -7,6 +7,8 @@ import hashlib
 from collections.abc import Sequence
 from typing import get_args
 
+import msgspec
+
 from meeple.engine import chance
 from meeple.engine.board import lay
 from meeple.engine.botspec import read_spec, sees_only_the_table
@@ -15,6 +17,7 @@ from meeple.engine.edition import Edition
 from meeple.engine.editions import edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.history import Step
+from meeple.engine.joint import RULE, Joint
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileSet
 from meeple.events.memo import by_identity
@@ -24,6 +27,7 @@ from meeple.events.model import (
     GameStarted,
     Options,
     PlayerDef,
+    Remote,
     TileSetRecord,
     Unplaceable,
 )
@@ -43,9 +47,11 @@ def new_game(
     undo: str = "turn",
     sealed: bool = False,
     bots: dict[str, str] | None = None,
+    remote: Remote | None = None,
 ) -> GameStarted:
     """A checked ``game_started`` event (seq 0). ``sealed`` records only the seed's SHA-256;
-    ``bots`` the seats bots play ({colour: bot spec}).
+    ``bots`` the seats bots play ({colour: bot spec}); ``remote`` makes a remote game (no
+    seed: chance comes from every seat's hash chains).
 
     :raises InvalidCommand: unknown colour, wrong number of names, bad option, bad set-up.
     """
@@ -59,6 +65,9 @@ def new_game(
                                  + ", ".join(edition.colours))
     if names is not None and len(names) != len(colours):
         raise InvalidCommand(f"{len(names)} names for {len(colours)} players", rule=rule)
+    if remote is not None and (table or sealed or seed is not None):
+        raise InvalidCommand("a remote game has no seed and no table: every seat makes its "
+                             "chance", rule=RULE)
     if sealed and (table or seed is None):
         raise InvalidCommand("a sealed game is a digital game with a seed",
                              rule=edition.rule("chance"))
@@ -79,12 +88,13 @@ def new_game(
         edition=edition.name,
         players=players,
         team=team,
-        mode="table" if table else "digital",
+        mode="remote" if remote is not None else "table" if table else "digital",
         seed=None if table or sealed else seed,
         seed_sha256=seal(seed) if sealed and seed is not None and not table else None,
         options=Options(unplaceable=unplaceable, undo=undo),  # type: ignore[arg-type]
         tileset=TileSetRecord(name=tileset.name, sha256=content_hash(tileset),
                               definition=tileset),
+        remote=msgspec.UNSET if remote is None else remote,
     )
     check_setup(event)
     return event
@@ -102,7 +112,7 @@ def _check_seat(event: GameStarted, index: int, spec: str) -> None:
     except InvalidCommand as exc:
         raise InvalidCommand(f"the bot seat {field} is {spec!r}: {exc.message}",
                              legal=exc.legal) from None
-    if (event.mode == "table" or event.seed_sha256 is not None) \
+    if (event.mode != "digital" or event.seed_sha256 is not None) \
             and not sees_only_the_table(spec):
         raise InvalidCommand(f"the bot seat {field} is {spec!r}, which takes its choices from "
                              "the game's seed: a table or sealed game does not give it one",
@@ -153,6 +163,7 @@ def check_setup(event: GameStarted) -> TileSet:
     if event.mode == "table" and (event.seed is not None or event.seed_sha256 is not None):
         raise InvalidCommand("a table-mode game has no seed: players enter draws and dice",
                              rule=edition.rule("chance"))
+    _check_remote(event)
     record = event.tileset
     fault = limits_fault(record.definition)
     if fault is not None:
@@ -168,6 +179,39 @@ def check_setup(event: GameStarted) -> TileSet:
         raise InvalidCommand(f"the tile set's recorded sha256 {record.sha256[:12]} does not match "
                              f"its definition ({actual[:12]})", rule=edition.rule("tiles"))
     return compile_tileset(record.definition)
+
+
+def _check_remote(event: GameStarted) -> None:
+    """RM-1: a remote game records its id and one Ed25519 key per seat, all different, and
+    no seed; undo takes back at most the current turn (an undo past a revealed element would
+    replay chance every seat has seen). A local game records none of it."""
+    remote = event.remote
+    if event.mode != "remote":
+        if remote is not msgspec.UNSET:
+            raise InvalidCommand("only a remote game records keys and a game id (mode remote)",
+                                 rule=RULE)
+        return
+    if not isinstance(remote, Remote):
+        raise InvalidCommand("a remote game records its id and each seat's key (remote)",
+                             rule=RULE)
+    if event.seed is not None or event.seed_sha256 is not None:
+        raise InvalidCommand("a remote game has no seed: every seat makes its chance", rule=RULE)
+    if len(remote.keys) != len(event.players):
+        raise InvalidCommand(f"{len(remote.keys)} keys for {len(event.players)} seats: a "
+                             "remote game records one key per seat", rule=RULE)
+    if len(set(remote.keys)) != len(remote.keys):
+        raise InvalidCommand("two seats have the same key: each seat signs with its own",
+                             rule=RULE)
+    if not 0 <= remote.host < len(remote.keys):
+        raise InvalidCommand(f"the set-up's writer is seat {remote.host}, which does not "
+                             "exist", rule=RULE)
+    if event.options.undo == "any":
+        raise InvalidCommand("a remote game takes back at most the current turn (undo turn or "
+                             "none)", rule=RULE)
+    if remote.chain < sum(t.count for t in event.tileset.definition.tiles):
+        raise InvalidCommand(f"hash chains of {remote.chain} links cannot cover a game of "
+                             f"{sum(t.count for t in event.tileset.definition.tiles)} tiles",
+                             rule=RULE)
 
 
 def _check_unplaceable(edition: Edition, choice: str) -> None:
@@ -244,12 +288,14 @@ def start(event: GameStarted, secret: str | None = None) -> GameState:
         remaining=remaining,
         pile=pile,
         edition=edition,
-        digital=event.mode == "digital",
+        digital=event.mode != "table",
         chance_known=seed is not None,
         secret=secret,
     )
     state.frontier[(0, 0)] = 0  # touched by no tile: any tile fits
     state.groups[0] = {(0, 0): None}
+    if isinstance(event.remote, Remote):
+        state.joint = Joint(event.remote)
     lay(state, tileset.types[tileset.start], 0, 0, 0)
     state.history.steps.append(Step([event], colours[0], 0))
     return state

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.engine import chance
 from meeple.engine.edition import Edition, Figure, Look, Term, Vocabulary, sides_present
+from meeple.engine.joint import dice_values
 from meeple.events.model import (
     BattleEnded,
     BattleSide,
@@ -155,7 +155,7 @@ class StarWars(Edition):
         battle = state.battle
         assert battle is not None
         if battle.roll is None:
-            return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
+            return roll_dice(state, battle, seq)
         roll = battle.roll
         top = max(max(values) for values in roll.values())
         for side in battle.active:
@@ -174,7 +174,7 @@ class StarWars(Edition):
             if side not in battle.tie_paid:
                 return PointsScored(seq=seq, side=side, points=1, reason="tie", rule="SW-5.3",
                                     realm=battle.spot, dice=battle.dice[side])
-        return roll_dice(state, battle, seq) if state.digital and state.chance_known else None
+        return roll_dice(state, battle, seq)
 
     def dice_for(self, state: GameState, realm: Realm, side: str) -> int:
         """SW-5.2 / SW-8.3: 1 per small meeple, 2 per large (its figure's strength), +1 for a
@@ -214,14 +214,16 @@ class StarWars(Edition):
         return (base, Term(symbols, 2, "symbol", "symbols")) if symbols else (base,)
 
 
-def roll_dice(state: GameState, battle: Battle, seq: int) -> DiceRolled:
-    """SW-5.6: every side still in the battle rolls its dice from the seeded stream."""
+def roll_dice(state: GameState, battle: Battle, seq: int) -> DiceRolled | None:
+    """SW-5.6: every side still in the battle rolls its dice, from the game's chance
+    (``meeple.engine.joint.dice_values``); ``None`` while they are to be entered or revealed."""
+    values = dice_values(state, sum(battle.dice[side] for side in battle.active))
+    if values is None:
+        return None
     rolls = []
-    index = state.dice_used
+    at = 0
     for side in battle.active:
-        values = []
-        for _ in range(battle.dice[side]):
-            values.append(chance.die(state.seed, index))
-            index += 1
-        rolls.append(Roll(side=side, values=tuple(values)))
+        count = battle.dice[side]
+        rolls.append(Roll(side=side, values=tuple(values[at:at + count])))
+        at += count
     return DiceRolled(seq=seq, rolls=tuple(rolls))

@@ -13,6 +13,7 @@ import msgspec
 
 from meeple.engine.edition import Edition
 from meeple.engine.history import History
+from meeple.engine.joint import Joint
 from meeple.engine.realms import Realms
 from meeple.engine.tiles import TileSet, TileType
 from meeple.events.model import Colour, Event, GameStarted, PointsScored, Spot
@@ -162,6 +163,8 @@ class GameState:
         #: what only a search's copy keeps (``meeple.engine.detached``); None in the referee's
         #: states, which ``evolve`` plays from a log
         self.search: Search | None = None
+        #: a remote game's chance made by every seat (``meeple.engine.joint``); None elsewhere
+        self.joint: Joint | None = None
         #: the state takes no more events: a search's copy, or a state an undo replaced (kept
         #: for a redo of the same steps, it is only ever copied from then on)
         self.closed = False
@@ -196,6 +199,8 @@ class GameState:
         copy.history = self.history.copy()
         copy.memo = self.memo.copy()
         copy.search = None if self.search is None else self.search.copy()
+        if self.joint is not None:
+            copy.joint = self.joint.copy()
         copy.closed = copy.search is not None
         return copy
 

@@ -57,6 +57,8 @@ class GameLog(msgspec.Struct):
     hashes: LineHashes = msgspec.field(default_factory=lambda: LineHashes())
     #: the schema the log is written in (its ``game_started``); lines appended keep to it
     schema: int = SCHEMA_VERSION
+    #: a remote game's: the seat whose key signed each line, by seq (``meeple.events.signed``)
+    signers: list[int] | None = None
 
 
 def line_hash(line: bytes) -> str:

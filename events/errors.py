@@ -10,7 +10,7 @@ from typing import Literal
 
 ErrorKind = Literal[
     "missing", "unreadable", "exists", "corrupt", "torn", "tampered", "conflict", "too_large",
-    "newer", "full", "locked", "write", "old_schema",
+    "newer", "full", "locked", "write", "old_schema", "forged",
 ]
 #: kinds that are a refusal of the command (exit 1), not a fault of the file (exit 3)
 REFUSALS = frozenset({"conflict", "exists", "full", "locked", "old_schema"})

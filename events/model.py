@@ -31,7 +31,9 @@ Colour = Literal["red", "green", "black", "white", "orange", "blue", "yellow"]
 #: check refuses one that is not installed
 Edition = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern="^[a-z][a-z0-9-]*$")]
 Rotation = Literal[0, 90, 180, 270]
-Mode = Literal["digital", "table"]
+#: ``digital``: draws and dice from a seed; ``table``: entered by the players; ``remote``:
+#: signed lines, draws and dice from every player's revealed hash chains (``Remote``)
+Mode = Literal["digital", "table", "remote"]
 Unplaceable = Literal["discard", "reshuffle"]
 UndoPolicy = Literal["turn", "any", "none"]
 #: why points were scored: ``realm`` (completed), ``final`` (at the end), or a reason of the
@@ -108,6 +110,33 @@ class SideScore(_Data, frozen=True, forbid_unknown_fields=True):
     points: int
 
 
+#: a remote game's id: 32 lowercase hex digits, random at set-up (signatures name it, so a
+#: line cannot be replayed in another game)
+GameId = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{32}$")]
+#: an OpenSSH Ed25519 public key without its comment: ``ssh-ed25519 AAAA...``
+PublicKeyText = Annotated[str, msgspec.Meta(max_length=200,
+                                            pattern="^ssh-ed25519 [A-Za-z0-9+/]+={0,2}$")]
+#: a SHA-256 as 64 lowercase hex digits (a hash chain's link)
+Hex32 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+#: the chance slots of a remote game: each seat's draws, then each seat's dice (in seat order)
+SlotName = Annotated[str, msgspec.Meta(max_length=12, pattern="^(draw|dice):[0-9]$")]
+TimeoutRule = Literal["forfeit", "bot"]
+
+
+class Remote(_Data, frozen=True, forbid_unknown_fields=True):
+    """What makes a game remote (its ``game_started``): the game's id, each seat's public key
+    in seat order, which seat wrote the set-up, how many chance events each seat's hash
+    chains cover, and the time a player has for a move (seconds; ``None``: no limit) with
+    what a timeout claim decides."""
+
+    game: GameId
+    keys: tuple[PublicKeyText, ...]
+    host: int
+    chain: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+    time_per_move: Annotated[int, msgspec.Meta(ge=60, le=365 * 86400)] | None = None
+    timeout: TimeoutRule = "forfeit"
+
+
 class Event(
     msgspec.Struct,
     frozen=True,
@@ -140,6 +169,8 @@ class GameStarted(Event, tag="game_started", kw_only=True, frozen=True):
     seed: str | None = None
     options: Options = Options()
     seed_sha256: str | None = None
+    #: a remote game's id, seats' keys and clock (never written for a local game)
+    remote: Remote | msgspec.UnsetType = msgspec.UNSET
 
 
 class TileDrawn(Event, tag="tile_drawn", kw_only=True, frozen=True):
@@ -265,6 +296,24 @@ class GameEnded(Event, tag="game_ended", kw_only=True, frozen=True):
     seed: str | None = None
 
 
+class Committed(Event, tag="committed", kw_only=True, frozen=True):
+    """A remote game's seat commits to its secret hash chains, one per chance slot (each
+    seat's draws, then each seat's dice, in seat order): the last link of each."""
+
+    player: Colour
+    chains: tuple[Hex32, ...]
+
+
+class Revealed(Event, tag="revealed", kw_only=True, frozen=True):
+    """A remote game's seat reveals its element ``index`` of the hash chain of ``slot``: the
+    link that hashes to the one revealed before it (or to the committed last link)."""
+
+    player: Colour
+    slot: SlotName
+    index: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+    element: Hex32
+
+
 class Undone(Event, tag="undone", kw_only=True, frozen=True):
     """Steps taken back, by the ``seq`` of the event that began each, newest first.
 
@@ -297,6 +346,8 @@ AnyEvent = (
     | GameEnded
     | Undone
     | Redone
+    | Committed
+    | Revealed
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(AnyEvent)

@@ -20,7 +20,8 @@ from meeple.events.chain import GameLog, line_hash, tag
 from meeple.events.errors import LogError
 from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
 from meeple.events.locking import lock, open_regular
-from meeple.events.model import DECODER, SCHEMA_VERSION, Event, GameStarted, decode
+from meeple.events.model import DECODER, SCHEMA_VERSION, Event, GameStarted, Remote, decode
+from meeple.events.signed import Seats, split
 from meeple.events.text import setup_control
 from meeple.events.tileset import limits_fault
 from meeple.events.upcast import decode_old, readable
@@ -107,6 +108,7 @@ def parse(path: str, data: bytes) -> GameLog:
         raise LogError("too_large", path, f"the log has {count} lines; the limit is "
                        f"{MAX_EVENTS}", line=MAX_EVENTS + 1)
     log = GameLog(path)
+    seats: Seats | None = None
     version = SCHEMA_VERSION
     prev_hash: str | None = None
     start, size, index = 0, len(data), 0
@@ -116,24 +118,48 @@ def parse(path: str, data: bytes) -> GameLog:
         lineno = index + 1
         _check_length(path, lineno, end - start)
         raw = data[start:end]
+        body, signature = raw, None
         if index == 0:
-            version = log.schema = _schema_of(path, raw)
+            body, signature = split(raw)
+            version = log.schema = _schema_of(path, body)
+        elif seats is not None:
+            body, signature = split(raw)
         if lineno == count and torn_tail:
             raise _torn(path, raw, lineno)
-        event = decode_line(path, lineno, raw, last=lineno == count, version=version)
+        event = decode_line(path, lineno, body, last=lineno == count, version=version)
         _check_link_of(path, lineno, event, prev_hash, raw, data, end)
         if index == 0:
             _check_text(path, event)
+            seats = _seats_of(path, event, signature)
+            if seats is not None:
+                log.signers = []
+        if seats is not None:
+            assert log.signers is not None
+            log.signers.append(seats.signer(lineno, body, signature))
         log.events.append(event)
         digest = hashlib.sha256(raw).digest()
         log.hashes.add(digest)
         prev_hash = digest.hex()
         start, index = end + 1, index + 1
-        if index == 1 and version == SCHEMA_VERSION and size <= MAX_LINE_BYTES:
+        if index == 1 and version == SCHEMA_VERSION and size <= MAX_LINE_BYTES \
+                and seats is None:
             start, prev_hash = _sound_lines(data, start, count - torn_tail, log, prev_hash)
             index = len(log.events)
     log.head = prev_hash
     return log
+
+
+def _seats_of(path: str, first: Event, signature: bytes | None) -> Seats | None:
+    """A remote game's seats, whose keys sign its lines; ``None`` for a local game, whose
+    first line may carry no signature."""
+    remote = getattr(first, "remote", msgspec.UNSET)
+    if isinstance(remote, Remote):
+        assert isinstance(first, GameStarted)
+        return Seats(path, remote.keys, [p.colour for p in first.players])
+    if signature is not None:
+        raise LogError("corrupt", path, "a signature on the first line of a game that is not "
+                       "remote (no remote field)", line=1, field="sig", seq=0)
+    return None
 
 
 def _torn(path: str, raw: bytes, lineno: int) -> LogError:

@@ -21,6 +21,7 @@ from meeple.events.errors import LogError
 from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
 from meeple.events.locking import lock, open_regular
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted
+from meeple.events.signed import attach
 from meeple.events.upcast import NotInSchema, encode_as
 
 _T = TypeVar("_T")
@@ -35,10 +36,15 @@ class Written(NamedTuple):
     hashes: list[str]
 
 
+#: signs a line's body (a remote game's writer, ``meeple.events.signed``): the signature text
+Sign = Callable[[bytes], str]
+
+
 def _encode_chain(path: str, events: Iterable[Event], head: str | None,
-                  schema: int = SCHEMA_VERSION) -> tuple[bytes, Written]:
-    """The lines of ``events`` chained after ``head`` in a log of ``schema``, and what they
-    hold (``Written``).
+                  schema: int = SCHEMA_VERSION, sign: Sign | None = None,
+                  ) -> tuple[bytes, Written]:
+    """The lines of ``events`` chained after ``head`` in a log of ``schema``, each signed by
+    ``sign`` where given, and what they hold (``Written``).
 
     :raises LogError: ``too_large`` for an event longer than a line may be, ``old_schema``
         for an event the log's schema cannot express.
@@ -53,6 +59,8 @@ def _encode_chain(path: str, events: Iterable[Event], head: str | None,
         except NotInSchema as exc:
             raise LogError("old_schema", path, f"{exc}; this game began under schema {schema} "
                            "and is continued in it; nothing was written", seq=event.seq) from None
+        if sign is not None:
+            raw = attach(raw, sign(raw))
         if len(raw) > MAX_LINE_BYTES:
             raise LogError("too_large", path, f"event seq {event.seq} ({tag(event)}) would be a "
                            f"line of {len(raw)} bytes; the limit is {MAX_LINE_BYTES}; nothing "
@@ -127,7 +135,8 @@ def create(path: str | os.PathLike[str], events: Sequence[Event]) -> str | None:
     return create_log(path, events).head
 
 
-def create_log(path: str | os.PathLike[str], events: Sequence[Event]) -> Written:
+def create_log(path: str | os.PathLike[str], events: Sequence[Event], *,
+               sign: Sign | None = None, mode: int = 0o644) -> Written:
     """Write a new log holding ``events``; never overwrites. Returns what it wrote.
 
     If the writing fails, the new file is removed: a failed ``create`` leaves no file behind.
@@ -138,11 +147,11 @@ def create_log(path: str | os.PathLike[str], events: Sequence[Event]) -> Written
     name = os.fspath(path)
     first = events[0] if events else None
     schema = first.schema if isinstance(first, GameStarted) else SCHEMA_VERSION
-    data, written = _encode_chain(name, events, None, schema)
+    data, written = _encode_chain(name, events, None, schema, sign)
     _check_lines(name, 0, len(events))
     _check_bytes(name, 0, len(data))
     try:
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     except FileExistsError:
         raise LogError("exists", name, "already exists; a game log is never overwritten") from None
     except OSError as exc:
@@ -223,7 +232,8 @@ def append(path: str | os.PathLike[str], events: Sequence[Event], expected_head:
 
 
 def append_log(path: str | os.PathLike[str], events: Sequence[Event], expected_head: str, *,
-               lines: int | None = None, schema: int | None = None) -> Written:
+               lines: int | None = None, schema: int | None = None,
+               sign: Sign | None = None) -> Written:
     """Append ``events`` after ``expected_head``, written in the log's ``schema`` (read from
     its first line when not given); returns what it wrote.
 
@@ -245,7 +255,7 @@ def append_log(path: str | os.PathLike[str], events: Sequence[Event], expected_h
         size = _check_head(fd, name, expected_head)
         if schema is None:
             schema = _read_or_fail(name, lambda: _schema_in_file(fd, size))
-        data, written = _encode_chain(name, events, expected_head, schema)
+        data, written = _encode_chain(name, events, expected_head, schema, sign)
         _check_bytes(name, size, len(data))  # first: then a count reads at most the limit
         if lines is None:
             lines = _read_or_fail(name, lambda: _count_lines(fd, size))
@@ -254,6 +264,28 @@ def append_log(path: str | os.PathLike[str], events: Sequence[Event], expected_h
     finally:
         os.close(fd)
     return written
+
+
+def append_lines(path: str | os.PathLike[str], lines: Sequence[bytes], expected_head: str,
+                 known_lines: int) -> str:
+    """Append lines exactly as they are (a remote game's lines received from another seat,
+    already verified), after ``expected_head``, under the same lock, checks and fsync as
+    ``append_log``; returns the new head.
+
+    :raises LogError: as ``append_log``.
+    """
+    name = os.fspath(path)
+    data = b"".join(line + b"\n" for line in lines)
+    fd = open_regular(name, os.O_RDWR | os.O_APPEND)
+    try:
+        lock(fd, name, fcntl.LOCK_EX, "write")
+        size = _check_head(fd, name, expected_head)
+        _check_bytes(name, size, len(data))
+        _check_lines(name, known_lines, len(lines))
+        write_or_cut_back(fd, name, data, size)
+    finally:
+        os.close(fd)
+    return line_hash(lines[-1]) if lines else expected_head
 
 
 class _SchemaOnly(msgspec.Struct):

@@ -9,6 +9,7 @@ from meeple.events.model import (
     BattleEnded,
     BattleSide,
     BattleStarted,
+    Committed,
     DiceRolled,
     GameEnded,
     MeeplePlaced,
@@ -17,6 +18,7 @@ from meeple.events.model import (
     MeepleTakenBack,
     PointsScored,
     Redone,
+    Revealed,
     Roll,
     SideScore,
     Spot,
@@ -53,6 +55,8 @@ SAMPLES = [
     Redone(seq=14, steps=(3,)),
     MeepleTakenBack(seq=15, player="blue", spot=Spot(x=0, y=1, feature="field:Nw")),
     PointsScored(seq=16, side="blue", points=6, reason="farm", rule="CL-6", realm=SPOT, cities=2),
+    Committed(seq=17, player="red", chains=("ab" * 32, "cd" * 32)),
+    Revealed(seq=18, player="red", slot="draw:1", index=0, element="ef" * 32),
 ]
 
 

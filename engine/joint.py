@@ -1,0 +1,298 @@
+"""Chance that every player of a remote game makes together (DESIGN.md, "Chance is a
+source": joint), and who writes each line of such a game.
+
+**Hash chains.** Each seat draws a secret and builds one hash chain per chance *slot*: each
+seat's draws (``draw:S``) and each seat's dice (``dice:S``). A chain's links are
+``x[0] = H("seed", game, key, slot, secret)`` and ``x[j+1] = H("link", game, key, slot,
+x[j])``; the seat commits to ``x[L]`` (``committed``), and reveals ``x[L-1]``, ``x[L-2]``, ...
+one per chance event of the slot (``revealed``): anyone checks that each hashes to the one
+before, and nobody can compute the next before it is revealed. Binding the game's id, the
+seat's key and the slot into every hash keeps a chain from serving in another game, seat or
+slot.
+
+**Chance events.** The ``i``-th event of a slot is computed from every seat's element ``i``
+of that slot's chain, in seat order, through SHA-256 (``material``); a draw picks among the
+tiles left, sorted by tile id, by rejection sampling (``meeple.engine.chance.below_bytes``:
+no modulo bias); a redraw of an unplaceable tile in the same turn takes the next number of
+the same material; a turn's dice are numbers of the ``dice:S`` material of its mover.
+
+**Who reveals when** (RM-2, enforced here): nothing before every seat has committed; only
+the slot's next element; a draw's own drawer last, once every other seat's element of it is
+in, so nobody knows a tile before the player who draws it; dice of a mover's turn from the
+other seats only once the turn waits for them (its battles are fought after the mover has
+placed their figure), so an attacker cannot know the dice before the attack is sent. Every
+seat's elements are fixed by its commitment: with one honest seat, nobody can bias a draw
+or a die.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from meeple.engine import chance
+from meeple.engine.chance import below_bytes
+from meeple.engine.errors import IllegalMove, InvalidCommand
+from meeple.events.model import (
+    Committed,
+    MeeplePlaced,
+    MeepleSkipped,
+    MeepleTakenBack,
+    Redone,
+    Remote,
+    Revealed,
+    TileDrawn,
+    TilePlaced,
+    Undone,
+)
+
+if TYPE_CHECKING:
+    from meeple.engine.state import GameState
+
+#: the rule id of the remote-play rules (README, "Playing remotely")
+RULE = "RM-2"
+#: the lines the player to move writes (and signs)
+_MOVES = (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack, Undone, Redone)
+
+
+def slot_names(seats: int) -> tuple[str, ...]:
+    """Every chance slot of a game of ``seats`` seats, in the order commitments list them."""
+    return tuple(f"draw:{s}" for s in range(seats)) + tuple(f"dice:{s}" for s in range(seats))
+
+
+def _h(*parts: bytes) -> bytes:
+    digest = hashlib.sha256(b"meeple-joint-v1")
+    for part in parts:
+        digest.update(len(part).to_bytes(4, "big"))
+        digest.update(part)
+    return digest.digest()
+
+
+def chain_links(secret: bytes, game: str, key: str, slot: str, length: int) -> list[str]:
+    """Every link of a seat's chain for ``slot``, ``x[0]`` to ``x[length]`` (hex); the last is
+    the commitment, and element ``i`` is ``x[length - 1 - i]``."""
+    bound = (game.encode(), key.encode(), slot.encode())
+    link = _h(b"seed", *bound, secret)
+    links = [link.hex()]
+    for _ in range(length):
+        link = _h(b"link", *bound, link)
+        links.append(link.hex())
+    return links
+
+
+def element(links: Sequence[str], index: int) -> str:
+    """Element ``index`` of a chain given by its links (``chain_links``)."""
+    return links[len(links) - 2 - index]
+
+
+def follows(game: str, key: str, slot: str, revealed: str, known: str) -> bool:
+    """Whether ``revealed`` hashes to ``known`` (the element before it, or the commitment)."""
+    try:
+        link = bytes.fromhex(revealed)
+    except ValueError:
+        return False
+    return _h(b"link", game.encode(), key.encode(), slot.encode(), link).hex() == known
+
+
+def material(game: str, slot: str, index: int, elements: Sequence[str]) -> bytes:
+    """What the ``index``-th chance event of ``slot`` is computed from: every seat's element,
+    in seat order."""
+    return _h(b"event", game.encode(), slot.encode(), str(index).encode(),
+              *(bytes.fromhex(e) for e in elements))
+
+
+def pick_tile(source: bytes, attempt: int, remaining: dict[str, int]) -> str:
+    """The tile drawn: among the tiles left (each as often as it is left), sorted by tile id,
+    the one at a uniform index (``attempt``: the draws before it in the same turn)."""
+    left = sum(remaining.values())
+    at = below_bytes(source, b"draw", attempt, left)
+    for tile in sorted(remaining):
+        count = remaining[tile]
+        if at < count:
+            return tile
+        at -= count
+    raise AssertionError("no tile is left to draw")
+
+
+def die(source: bytes, index: int) -> int:
+    """The ``index``-th die of a turn's dice material, 1 to 6."""
+    return 1 + below_bytes(source, b"die", index, 6)
+
+
+class Joint:
+    """A remote game's chance as it stands: each seat's committed chains, the last element
+    each seat revealed of each slot (``known[seat][slot] = (index, link)``, ``-1`` for the
+    commitment), how many events of each slot were used, and this turn's draws and dice."""
+
+    __slots__ = ("remote", "seats", "slots", "committed", "known", "used", "draws", "dice")
+
+    def __init__(self, remote: Remote) -> None:
+        self.remote = remote
+        self.seats = len(remote.keys)
+        self.slots = slot_names(self.seats)
+        self.committed: list[bool] = [False] * self.seats
+        self.known: list[list[tuple[int, str]]] = [[] for _ in range(self.seats)]
+        self.used: list[int] = [0] * len(self.slots)
+        self.draws = 0
+        self.dice = 0
+
+    def copy(self) -> Joint:
+        copy = Joint.__new__(Joint)
+        copy.remote, copy.seats, copy.slots = self.remote, self.seats, self.slots
+        copy.committed = list(self.committed)
+        copy.known = [list(k) for k in self.known]
+        copy.used = list(self.used)
+        copy.draws, copy.dice = self.draws, self.dice
+        return copy
+
+    @property
+    def all_committed(self) -> bool:
+        return all(self.committed)
+
+    def revealed(self, seat: int, slot: int) -> bool:
+        """Whether ``seat`` has revealed its element of the next event of ``slot``."""
+        return self.committed[seat] and self.known[seat][slot][0] >= self.used[slot]
+
+    def missing(self, slot: int) -> list[int]:
+        """The seats whose element of the next event of ``slot`` is not revealed yet."""
+        return [s for s in range(self.seats) if not self.revealed(s, slot)]
+
+    def source(self, slot: int) -> bytes | None:
+        """The material of the next event of ``slot``, once every seat has revealed it."""
+        if self.missing(slot):
+            return None
+        return material(self.remote.game, self.slots[slot], self.used[slot],
+                        [self.known[s][slot][1] for s in range(self.seats)])
+
+    def turn_ended(self, mover: int) -> None:
+        """The mover's draw slot, and its dice slot if it rolled, move to their next event."""
+        self.used[mover] += 1
+        if self.dice:
+            self.used[self.seats + mover] += 1
+        self.draws = self.dice = 0
+
+
+def apply_committed(joint: Joint, seat: int, event: Committed) -> None:
+    joint.committed[seat] = True
+    joint.known[seat] = [(-1, link) for link in event.chains]
+
+
+def apply_revealed(joint: Joint, seat: int, event: Revealed) -> None:
+    joint.known[seat][joint.slots.index(event.slot)] = (event.index, event.element)
+
+
+def check_commit(joint: Joint, seat: int, colour: str, chains: Sequence[str]) -> None:
+    """RM-2: a seat commits once, in seat order (after the set-up's writer, who commits
+    first), to one chain per slot.
+
+    :raises IllegalMove: out of turn or twice; ``InvalidCommand``: the wrong number of chains.
+    """
+    if joint.committed[seat]:
+        raise IllegalMove(f"{colour} has already committed to its hash chains", rule=RULE)
+    expected = next_to_commit(joint)
+    if expected != seat:
+        raise IllegalMove(f"seat {seat} ({colour}) commits out of turn: seat {expected} "
+                          "commits next", rule=RULE)
+    if len(chains) != len(joint.slots):
+        raise InvalidCommand(f"a commitment lists {len(joint.slots)} chains (one per chance "
+                             f"slot: {', '.join(joint.slots)}), not {len(chains)}", rule=RULE)
+
+
+def next_to_commit(joint: Joint) -> int | None:
+    """The seat that commits next: the set-up's writer first, then the others in seat order."""
+    host = joint.remote.host
+    if not joint.committed[host]:
+        return host
+    return next((s for s in range(joint.seats) if not joint.committed[s]), None)
+
+
+def check_reveal(joint: Joint, seat: int, colour: str, slot_name: str, index: int,
+                 revealed: str, *, mover: int, waiting_for_dice: bool) -> None:
+    """RM-2: what a seat may reveal now (see the module's docstring).
+
+    :raises IllegalMove: naming what may be revealed now.
+    """
+    if not joint.all_committed:
+        raise IllegalMove("no element is revealed before every seat has committed (seat "
+                          f"{next_to_commit(joint)} has not)", rule=RULE)
+    if slot_name not in joint.slots:
+        raise InvalidCommand(f"no chance slot {slot_name} in a game of {joint.seats} seats",
+                             rule=RULE, legal=", ".join(joint.slots))
+    slot = joint.slots.index(slot_name)
+    last, link = joint.known[seat][slot]
+    if index != joint.used[slot] or last >= index:
+        raise IllegalMove(f"{colour} reveals element {index} of {slot_name}, where the next "
+                          f"to reveal is {joint.used[slot]}"
+                          + (" (already revealed)" if last >= joint.used[slot] else ""),
+                          rule=RULE)
+    if index >= joint.remote.chain:
+        raise IllegalMove(f"the hash chains of this game cover {joint.remote.chain} chance "
+                          f"events of a slot; {slot_name} needs more", rule=RULE)
+    owner = slot % joint.seats
+    if slot < joint.seats and seat == owner:
+        others = [s for s in joint.missing(slot) if s != seat]
+        if others:
+            raise IllegalMove(f"{colour} reveals their own draw before seats "
+                              f"{', '.join(map(str, others))} revealed theirs: the drawer "
+                              "reveals last, so that nobody knows a tile before them",
+                              rule=RULE)
+    if slot >= joint.seats and seat != owner and not (owner == mover and waiting_for_dice):
+        raise IllegalMove(f"{colour} reveals an element of {slot_name} before seat {owner}'s "
+                          "turn waits for its dice: an attacker must not know the dice before "
+                          "the attack is sent", rule=RULE)
+    key = joint.remote.keys[seat]
+    if not follows(joint.remote.game, key, slot_name, revealed, link):
+        raise IllegalMove(f"the element {colour} reveals does not hash to the one before it in "
+                          f"their {slot_name} chain (or to their commitment)", rule=RULE)
+
+
+def waiting_on(joint: Joint, slot: int) -> list[int]:
+    """The seats the next event of ``slot`` waits for, in the order they are expected: for a
+    draw the other seats in turn order from the drawer, then the drawer; for dice the mover,
+    then the other seats in turn order."""
+    missing = joint.missing(slot)
+    owner = slot % joint.seats
+    others = sorted((s for s in missing if s != owner), key=lambda s: (s - owner) % joint.seats)
+    own = [owner] if owner in missing else []
+    return others + own if slot < joint.seats else own + others
+
+
+def dice_values(state: GameState, count: int) -> list[int] | None:
+    """The next ``count`` dice of the game: from the seed (a digital game), from the mover's
+    dice slot once every seat revealed it (a remote game), or ``None`` (entered at the table,
+    sampled by a search, or waiting for reveals)."""
+    joint = state.joint
+    if joint is None:
+        if not (state.digital and state.chance_known):
+            return None
+        seed, used = state.seed, state.dice_used
+        return [chance.die(seed, used + i) for i in range(count)]
+    source = joint.source(joint.seats + state.current)
+    if source is None:
+        return None
+    return [die(source, joint.dice + i) for i in range(count)]
+
+
+def joint_draw(state: GameState, seq: int) -> TileDrawn | None:
+    """A remote game's draw for the player to move, once every seat revealed its element of
+    their draw slot; ``None`` until then."""
+    joint = state.joint
+    assert joint is not None
+    source = joint.source(state.current)
+    if source is None:
+        return None
+    return TileDrawn(seq=seq, player=state.player,
+                     tile=pick_tile(source, joint.draws, state.remaining))
+
+
+def writer(state: GameState, event: object, last: int) -> int:
+    """RM-1: the seat that writes ``event`` in ``state``: a commitment or a reveal, its seat;
+    a move or an undo, the player to move; a consequence of the rules, the writer of the
+    line before it (who computed it)."""
+    if isinstance(event, (Committed, Revealed)):
+        colour = event.player
+        return state.players.index(colour) if colour in state.players else -1
+    if isinstance(event, _MOVES):
+        return state.current
+    return last

@@ -1,0 +1,82 @@
+"""A seat's part in a remote game's chance (README, "Playing remotely"): its hash chains from
+its secret, what it must write now (its commitment, the elements it may reveal), and whose
+line the game waits for.
+
+"Mover opens": whenever a seat writes, it reveals at once every element it may reveal that
+another seat will need (its element of every other seat's next draw, of its own next dice),
+so that a turn stays one message; its own draw it reveals last, when it is to draw; the dice
+of another seat's turn only once that turn waits for them (``meeple.engine.joint``).
+"""
+
+from __future__ import annotations
+
+from meeple.engine.commands import Commit, Reveal
+from meeple.engine.flow import awaiting
+from meeple.engine.joint import Joint, chain_links, element, next_to_commit, waiting_on
+from meeple.engine.state import GameState
+from meeple.events.model import Remote
+
+
+class Chains:
+    """One seat's hash chains, every link of each slot's, from the seat's secret."""
+
+    def __init__(self, remote: Remote, seat: int, secret: bytes) -> None:
+        self.seat = seat
+        key = remote.keys[seat]
+        self.links = [chain_links(secret, remote.game, key, slot, remote.chain)
+                      for slot in Joint(remote).slots]
+
+    def commit(self, colour: str) -> Commit:
+        return Commit(colour, tuple(links[-1] for links in self.links))
+
+    def reveal(self, joint: Joint, colour: str, slot: int) -> Reveal:
+        index = joint.used[slot]
+        return Reveal(colour, joint.slots[slot], index, element(self.links[slot], index))
+
+
+def duty(state: GameState, chains: Chains) -> Commit | Reveal | None:
+    """The next commitment or reveal the seat of ``chains`` owes now, if any (push it, then
+    ask again)."""
+    joint = state.joint
+    assert joint is not None, "a remote game"
+    seat = chains.seat
+    colour = state.players[seat]
+    if not joint.committed[seat]:
+        return chains.commit(colour) if next_to_commit(joint) == seat else None
+    if not joint.all_committed or state.phase == "over":
+        return None
+    seats = joint.seats
+    for other in range(seats):
+        if other != seat and not joint.revealed(seat, other):
+            return chains.reveal(joint, colour, other)
+    mine = seats + seat
+    if not joint.revealed(seat, mine):
+        return chains.reveal(joint, colour, mine)
+    waiting = awaiting(state)
+    if waiting == "dice" and state.current != seat \
+            and not joint.revealed(seat, seats + state.current):
+        return chains.reveal(joint, colour, seats + state.current)
+    if waiting == "draw" and state.current == seat and waiting_on(joint, seat) == [seat]:
+        return chains.reveal(joint, colour, seat)
+    return None
+
+
+def waiting_for(state: GameState, last: int) -> list[int]:
+    """The seats whose line the game waits for, first the one expected next: a commitment, a
+    reveal, a move; ``last`` (the writer of the last line) while the rules' consequences are
+    not all written; none once the game is over."""
+    joint = state.joint
+    assert joint is not None, "a remote game"
+    if not joint.all_committed:
+        seat = next_to_commit(joint)
+        return [] if seat is None else [seat]
+    waiting = awaiting(state)
+    if waiting is None:
+        return [last]
+    if waiting == "over":
+        return []
+    if waiting == "draw":
+        return waiting_on(joint, state.current)
+    if waiting == "dice":
+        return waiting_on(joint, joint.seats + state.current)
+    return [state.current]
