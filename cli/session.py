@@ -78,6 +78,13 @@ def act(path: str, commands: Sequence[Command], *, label: str | None = None) -> 
     :raises Failure, RulesError, LogError: nothing is written then.
     """
     game = load(path)
+    if game.remote is not None:  # signed lines, this player's seat only
+        from meeple.cli import remote
+
+        if label is not None:
+            commands = [_labelled(game, label), *commands]
+        count = remote.act(game, commands)
+        return _outcome(game, game.head, count)
     pending = game.resolve()
     if label is not None:
         commands = [_labelled(game, label), *commands]
@@ -349,7 +356,8 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
 def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
                names: list[str] | None = None, seed: str | None = None, team: bool = False,
                table: bool = False, unplaceable: str = "discard", undo: str = "turn",
-               sealed: bool = False, bots: dict[str, str] | None = None) -> Outcome:
+               sealed: bool = False, bots: dict[str, str] | None = None,
+               remote: tuple[str, list[str], int | None, str] | None = None) -> Outcome:
     """Create the log of a new game (never over another) and write its opening: in digital
     mode the first draw. Without a seed a digital game gets a random one (256 bits when
     sealed; then the seed goes to ``PATH.seed`` and the log records only its SHA-256).
@@ -361,6 +369,9 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
         raise Failure(f"{path} is a directory; give a file name for the game", 1)
     if os.path.lexists(path):  # refused before any bot seat plays, not after
         raise logfile.LogError("exists", path, "already exists; a game log is never overwritten")
+    if remote is not None:
+        return _start_remote(path, colours, tileset, names=names, team=team,
+                             unplaceable=unplaceable, undo=undo, remote=remote)
     import secrets
 
     chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
@@ -375,3 +386,21 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
     assert chosen is not None
     head = create_sealed(path, list(game.events), chosen)
     return Outcome(path, game.state, logfile.chained(game.events, None), head)
+
+
+def _start_remote(path: str, colours: list[str], tileset: TileSetDef, *,
+                  names: list[str] | None, team: bool, unplaceable: str, undo: str,
+                  remote: tuple[str, list[str], int | None, str]) -> Outcome:
+    """A remote game: ``remote`` is the writer's private key, each seat's public key (in
+    seat order), the time per move and what a timeout decides."""
+    from meeple.cli import remote as seats
+
+    key, keys, time_per_move, timeout = remote
+    signer = seats.load_signer(key)
+    host = seats.seat_of_key_text(keys, signer.public.openssh)
+    tiles = sum(t.count for t in tileset.tiles)
+    first = new_game(colours, tileset, names=names, team=team, unplaceable=unplaceable,
+                     undo=undo, remote=seats.new_remote(keys, host, tiles, time_per_move,
+                                                        timeout))
+    game = seats.start(path, first, key)
+    return Outcome(path, game.state, list(game.events), game.head)

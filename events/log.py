@@ -24,7 +24,15 @@ from meeple.events.locking import (
 )
 from meeple.events.reading import decode_line, parse, read
 from meeple.events.repair import Repaired, repair
-from meeple.events.writing import Written, append, append_log, create, create_log
+from meeple.events.writing import (
+    Written,
+    append,
+    append_lines,
+    append_log,
+    create,
+    create_lines,
+    create_log,
+)
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
@@ -41,10 +49,12 @@ __all__ = [
     "Repaired",
     "Written",
     "append",
+    "append_lines",
     "append_log",
     "chained",
     "configure_locks",
     "create",
+    "create_lines",
     "create_log",
     "decode_line",
     "line_hash",

@@ -266,6 +266,38 @@ def append_log(path: str | os.PathLike[str], events: Sequence[Event], expected_h
     return written
 
 
+def create_lines(path: str | os.PathLike[str], lines: Sequence[bytes]) -> str:
+    """Write a new log holding ``lines`` exactly as they are (a remote game joined from the
+    lines another seat sent, already verified); never overwrites. Returns the head.
+
+    :raises LogError: as ``create_log``.
+    """
+    name = os.fspath(path)
+    data = b"".join(line + b"\n" for line in lines)
+    _check_lines(name, 0, len(lines))
+    _check_bytes(name, 0, len(data))
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    except FileExistsError:
+        raise LogError("exists", name, "already exists; a game log is never overwritten") from None
+    except OSError as exc:
+        raise LogError("write", name, f"cannot create: {exc.strerror}") from None
+    try:
+        try:
+            lock(fd, name, fcntl.LOCK_EX, "write")
+            write_all(fd, data)
+        finally:
+            os.close(fd)
+    except (OSError, LogError) as exc:
+        remove(name)
+        if isinstance(exc, LogError):
+            raise
+        raise LogError("write", name, f"cannot write: {exc.strerror}; nothing was written (the "
+                       "new file is removed)") from None
+    fsync_dir(name)
+    return line_hash(lines[-1])
+
+
 def append_lines(path: str | os.PathLike[str], lines: Sequence[bytes], expected_head: str,
                  known_lines: int) -> str:
     """Append lines exactly as they are (a remote game's lines received from another seat,

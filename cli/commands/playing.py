@@ -84,6 +84,19 @@ def new(
         "after each move of a person the bots play until a person is to act. COLOUR alone: "
         "the default opponent (mcts:500). Engine bots only: random, greedy, mcts, mcts:N, "
         "mcts:Xs.", metavar="COLOUR[=BOT]")] = None,
+    remote: Annotated[bool, typer.Option("--remote", help="A remote game: each seat signs its "
+                                         "lines with its key and draws and dice come from "
+                                         "every seat's secret (README, Playing remotely); "
+                                         "needs --seat-key for every colour.")] = False,
+    seat_key: Annotated[list[str] | None, typer.Option(
+        "--seat-key", help="COLOUR=FILE.pub: a seat's OpenSSH Ed25519 public key (repeatable; "
+        "remote games).", metavar="COLOUR=FILE")] = None,
+    key: Annotated[str, typer.Option(help="Your private key (remote games): it signs your "
+                                     "lines and must be one of the seats' keys.",
+                                     metavar="FILE")] = "~/.ssh/id_ed25519",
+    time_per_move: Annotated[str | None, typer.Option(
+        help="Remote games: the time a player has for a move, e.g. 72h, 30m, 2d.",
+        metavar="TIME")] = None,
     as_json: Json = False,
 ) -> None:
     """Start a new game log (never overwrites); in digital mode the first tile is drawn."""
@@ -100,11 +113,22 @@ def new(
         fail("--sealed and --seed exclude each other: a sealed game makes its own 256-bit "
              "seed, so that no one can find it from its SHA-256", 2)
     colours = parse_colours(players)
+    remote_setup = None
+    if remote:
+        from meeple.cli.remote import parse_seat_keys, parse_time
+
+        if table or sealed or seed is not None or bot:
+            fail("--remote excludes --table, --sealed, --seed and --bot: every seat makes the "
+                 "chance of a remote game, and plays its own seat", 2)
+        remote_setup = (key, parse_seat_keys(seat_key or [], colours),
+                        parse_time(time_per_move), "forfeit")
+    elif seat_key or time_per_move is not None:
+        fail("--seat-key and --time-per-move go with --remote", 2)
     done = start_game(
         game, colours, game_tileset(edition, tileset, expansions(expansion, fiesta)),
         names=comma_list(names) if names else None, seed=seed, team=team, table=table,
         unplaceable=unplaceable, undo=undo, sealed=sealed,
-        bots=parse_seats(bot or [], colours),
+        bots=parse_seats(bot or [], colours), remote=remote_setup,
     )
     report_move(game, done.state, done.events, done.head, as_json)
 

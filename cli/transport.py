@@ -1,0 +1,194 @@
+"""Moving a remote game's lines between players by file (README, "Playing remotely"):
+``send`` writes the lines the others have not seen as a parcel (``meeple.events.parcel``),
+``receive`` verifies a parcel or a whole log and appends what is new, ``join`` takes a seat
+from the set-up another player sent; ``forks`` tells where two copies of one game part.
+
+Nothing is appended unless the whole game with the new lines verifies: every signature,
+the seat that signed each line, the chain, the rules and every reveal.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+import msgspec
+
+from meeple.cli.remote import Player, Seat, load_signer, read_seat, seat_of_key, write_seat
+from meeple.cli.store import Failure
+from meeple.engine import Game, InvalidGame
+from meeple.events import log as logfile
+from meeple.events.limits import MAX_FILE_BYTES
+from meeple.events.model import GameStarted, Remote
+
+
+class Lines(msgspec.Struct):
+    """A copy of a remote game as lines: the bytes of each, and the log they read as."""
+
+    raw: list[bytes]
+    log: logfile.GameLog
+
+
+def read_lines(path: str) -> Lines:
+    """A log read and checked (chain, signatures), with the bytes of each line."""
+    log = logfile.read(path)
+    with open(path, "rb") as file:
+        data = file.read(MAX_FILE_BYTES + 1)
+    raw = data.split(b"\n")[:len(log.events)]
+    return Lines(raw, log)
+
+
+def _remote(log: logfile.GameLog, where: str) -> Remote:
+    first = log.events[0]
+    remote = first.remote if isinstance(first, GameStarted) else None
+    if not isinstance(remote, Remote):
+        raise Failure(f"{where}: not a remote game (its first line records no seats' keys)", 1)
+    return remote
+
+
+def _verified(name: str, raw: list[bytes]) -> Game:
+    """The game these lines hold, every line checked (``name`` locates a fault).
+
+    :raises LogError, Failure: the first fault, located.
+    """
+    log = logfile.parse(name, b"".join(line + b"\n" for line in raw))
+    try:
+        return Game.from_log(log)
+    except InvalidGame as exc:
+        rule = f" ({exc.rule})" if exc.rule else ""
+        raise Failure(f"{name}:{exc.line}: refused: {exc.message}{rule}", 3) from None
+
+
+def send(path: str, *, since: int | None = None) -> str:
+    """The parcel of the lines the others have not seen: this seat's lines since the last
+    line another seat wrote (or from line ``since + 1``)."""
+    from meeple.events.parcel import Parcel, wrap
+
+    lines = read_lines(path)
+    remote = _remote(lines.log, path)
+    seat = read_seat(path, remote).seat
+    signers = lines.log.signers or []
+    if since is None:
+        theirs = [i for i, s in enumerate(signers) if s != seat]
+        since = theirs[-1] if theirs else -1
+        if since == len(signers) - 1:
+            raise Failure(f"{path}: nothing to send: the last line is another seat's (use --from "
+                          "SEQ to send lines again)", 1)
+    if not -1 <= since < len(lines.raw) - 1:
+        raise Failure(f"--from {since}: the game has lines 0 to {len(lines.raw) - 1}", 2)
+    head = lines.log.hashes[since] if since >= 0 else None
+    return wrap(Parcel(game=remote.game, after=since, head=head,
+                       lines=tuple(lines.raw[since + 1:])))
+
+
+def unpack(source: str) -> tuple[int, str | None, list[bytes], str]:
+    """What a file holds: a parcel, or a whole log; returns where its lines start (the seq
+    before them), the head before them, the lines, and the game's id.
+
+    :raises Failure: a file that holds neither, or a damaged parcel (exit 3).
+    """
+    from meeple.events.parcel import ParcelError, looks_like_parcel, unwrap
+
+    try:
+        with open(source, "rb") as file:
+            data = file.read(4 * MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise Failure(f"{source}: cannot read: {exc.strerror}", 3) from None
+    if looks_like_parcel(data):
+        try:
+            parcel = unwrap(data, limit=MAX_FILE_BYTES)
+        except ParcelError as exc:
+            raise Failure(f"{source}: {exc}", 3) from None
+        return parcel.after, parcel.head, list(parcel.lines), parcel.game
+    log = logfile.parse(source, data)
+    remote = _remote(log, source)
+    return -1, None, data.split(b"\n")[:len(log.events)], remote.game
+
+
+class Received(msgspec.Struct):
+    """What ``receive`` did: lines taken, lines this seat wrote after them, the new head."""
+
+    taken: int
+    written: int
+    head: str | None
+    game: Game
+
+
+def receive(path: str, source: str) -> Received:
+    """Verify what ``source`` brings and append what is new, then what this seat owes
+    (commitments, reveals), signed.
+
+    :raises Failure: a parcel of another game, one that does not follow this copy (a gap,
+        or a fork: named with the last common head), or one that does not verify.
+    """
+    after, head, incoming, game_id = unpack(source)
+    mine = read_lines(path)
+    remote = _remote(mine.log, path)
+    if game_id != remote.game:
+        raise Failure(f"{source}: lines of another game ({game_id[:12]}), not {remote.game[:12]}",
+                      1)
+    count = len(mine.raw)
+    if after >= count:
+        raise Failure(f"{source}: its lines start after line {after + 1}, and this copy ends at "
+                      f"line {count}: ask for the lines between (`meeple send --from "
+                      f"{count - 1}`)", 1)
+    if after >= 0 and mine.log.hashes[after] != head:
+        raise _fork(path, source, mine, after, None)
+    for offset, line in enumerate(incoming):
+        seq = after + 1 + offset
+        if seq >= count:
+            break
+        if line != mine.raw[seq]:
+            raise _fork(path, source, mine, seq, line)
+    new = incoming[max(0, count - after - 1):]
+    game = _verified(source, mine.raw + new) if new else None
+    if new:
+        logfile.append_lines(path, new, mine.log.head or "", count)
+    game = Game.load(path)
+    player = Player(game, read_seat(path, remote))
+    written = player.owe(game)
+    player.save(game)
+    return Received(len(new), written, game.head, game)
+
+
+def _fork(path: str, source: str, mine: Lines, seq: int, theirs: bytes | None) -> Failure:
+    common = mine.log.hashes[seq - 1] if seq > 0 else None
+    where = f"line {seq + 1}" if theirs is not None else f"line {seq + 1} or before"
+    return Failure(f"{source}: forks from this copy at {where}; the last common head is "
+                   f"{logfile.short(common)} (after line {seq}); `meeple check {path} "
+                   f"{source}` shows both", 1)
+
+
+def join(path: str, source: str, key: str) -> Game:
+    """Take a seat in a remote game from its set-up (a parcel or log from line 1): verify it,
+    keep a copy at ``path``, write this seat's commitment (and what else it owes), signed.
+
+    :raises Failure: a set-up that does not verify, a key that is no seat's, a copy already
+        there.
+    """
+    after, _, incoming, _ = unpack(source)
+    if after != -1:
+        raise Failure(f"{source}: joining takes the game from its first line (`meeple send "
+                      "--from -1`)", 1)
+    game = _verified(source, incoming)
+    remote = game.remote
+    assert remote is not None
+    signer = load_signer(key)
+    seat = seat_of_key(remote, signer.public.openssh)
+    if seat is None:
+        raise Failure(f"{key}: this key is no seat's in this game ({signer.public.fingerprint})",
+                      1)
+    if os.path.lexists(path):
+        raise logfile.LogError("exists", path, "already exists; a game log is never overwritten")
+    write_seat(path, Seat(remote.game, seat, os.path.abspath(os.path.expanduser(key)),
+                          secrets.token_hex(32)))
+    try:
+        logfile.create_lines(path, incoming)
+    except BaseException:
+        os.unlink(path + ".secret")
+        raise
+    game = Game.load(path)
+    player = Player(game, read_seat(path, remote))
+    player.owe(game)
+    player.save(game)
+    return game
