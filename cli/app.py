@@ -24,7 +24,7 @@ from typing import Annotated
 import typer
 
 from meeple.cli.bots import commands as bots
-from meeple.cli.commands import playing, showing, tools
+from meeple.cli.commands import keys, playing, showing, tools
 from meeple.cli.guard import guarded
 from meeple.cli.output import fail, note, say, wants_json
 from meeple.cli.params import BOT_HELP, Game, MoveTime
@@ -101,6 +101,10 @@ def _joined() -> list:
     return [found[name] for name in ORDER]
 
 
+#: the groups of commands (``meeple key new ...``), listed after the commands
+GROUPS = (keys.commands,)
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -147,6 +151,8 @@ def run_command(argv: list[str]) -> int:
         try:
             code = app_for(argv)(argv, prog_name="meeple", standalone_mode=False)
         except usage_error as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `meeple key`: its help was shown
+                return 2
             message = getattr(exc, "format_message", exc.__str__)()
             context = getattr(exc, "ctx", None)
             if context is not None:
@@ -167,6 +173,7 @@ def app_for(argv: list[str]) -> typer.Typer:
     one = copy.copy(app)
     one.registered_commands = [info for info in app.registered_commands
                                if _name_of(info) == name]
+    one.registered_groups = [info for info in app.registered_groups if info.name == name]
     return one
 
 
@@ -177,6 +184,7 @@ _VALUED = ("--lock-timeout",)
 def _command_named(argv: list[str]) -> str | None:
     """The command a command line names, if it is one of ``app``'s, else None."""
     names = {_name_of(info) for info in app.registered_commands}
+    names.update(info.name for info in app.registered_groups if info.name)
     at = 0
     while at < len(argv) and argv[at].startswith("-"):
         if argv[at] in ("--help", "--version"):
@@ -193,6 +201,8 @@ def _name_of(info) -> str:
 
 
 app.registered_commands = _joined()
+for group in GROUPS:
+    app.add_typer(group, name=group.info.name)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,295 @@
+"""The parcel: lines of a game log as armoured text that one player sends the others by file,
+e-mail or chat, and that survives the way there or is refused, never taken changed. It is
+part of meeple's interchange format, like the log itself::
+
+    -----BEGIN MEEPLE PARCEL-----
+    Game: <the game's id, 32 lowercase hex digits, or - for a local game>
+    After: <the seq of the last line it does not carry, -1 when it starts at line 0>
+    Head: <the SHA-256 of that line, lowercase hex as in a line's prev, or - after -1>
+    Lines: <how many lines it carries, seqs After+1 onwards>
+    SHA256: <the checksum>
+
+    <the payload in base64, 64 columns a row>
+    -----END MEEPLE PARCEL-----
+
+The payload is the lines carried, each without its newline, joined with ``\\n`` (no newline
+after the last; no lines, no payload and no rows). A line is never empty and holds neither
+``\\n`` nor ``\\r``. The base64 is RFC 4648's standard alphabet, ``=`` padded, in its canonical
+form. The checksum is the SHA-256 in lowercase hex of the four header lines above it as
+written here (one space after each colon, each line ending with ``\\n``) followed by the
+payload, so it covers the headers too. ``wrap`` writes exactly this, pure ASCII, ending with a
+newline; a change to this format changes the BEGIN line.
+
+``unwrap`` finds the one parcel in a text and ignores the text around it (a mail's greeting,
+signature, other quoted text, bytes that are not UTF-8). Inside the parcel it takes any line
+ends (LF, CRLF, CR), spaces and tabs before and after a line, quoting (``>`` or ``> `` to any
+depth, as long as no line is quoted deeper than the BEGIN line), blank lines added to the
+body, and lines broken up again, shorter, anywhere (a header's value may go on over the next
+lines, up to the blank line that ends the headers). Anything else is refused with a
+``ParcelError``: a character that is not ASCII, a header unknown, missing, repeated or out
+of order, a row that is not base64, base64 cut short or changed, a checksum or a line count
+that does not match, a parcel without its END line, a second parcel. Line numbers in its
+message count the lines of the text given, from 1, so they point into the file or mail.
+
+>>> text = wrap(Parcel(game="", after=-1, head=None, lines=(b'{"seq":0}', b'{"seq":1}')))
+>>> print(text, end="")
+-----BEGIN MEEPLE PARCEL-----
+Game: -
+After: -1
+Head: -
+Lines: 2
+SHA256: e9992854...
+<BLANKLINE>
+eyJzZXEiOjB9Cnsic2VxIjoxfQ==
+-----END MEEPLE PARCEL-----
+>>> unwrap("Hi,\\r\\n> > " + text.replace("\\n", "\\r\\n> > "), limit=1000).lines
+(b'{"seq":0}', b'{"seq":1}')
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from dataclasses import dataclass
+
+BEGIN = "-----BEGIN MEEPLE PARCEL-----"
+END = "-----END MEEPLE PARCEL-----"
+#: base64 characters in a row of the body, as ``wrap`` writes it
+WIDTH = 64
+#: the headers, in their order
+HEADERS = ("Game", "After", "Head", "Lines", "SHA256")
+#: how much of a file ``looks_like_parcel`` looks at
+LOOK = 1 << 20
+#: what ``unwrap`` reads beyond four times ``limit``: the mail around a parcel
+SLACK = 64 << 10
+
+_BEGIN_WORDS, _END_WORDS = BEGIN.strip("-"), END.strip("-")
+_VALUES = {
+    "Game": (re.compile(r"-|[0-9a-f]{32}"), "32 lowercase hex digits or -"),
+    "After": (re.compile(r"-1|0|[1-9][0-9]{0,14}"), "a seq or -1"),
+    "Head": (re.compile(r"-|[0-9a-f]{64}"), "64 lowercase hex digits or -"),
+    "Lines": (re.compile(r"0|[1-9][0-9]{0,14}"), "a count of lines"),
+    "SHA256": (re.compile(r"[0-9a-f]{64}"), "64 lowercase hex digits"),
+}
+_QUOTING = re.compile(r"[ \t\f\v>]*")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_SPACE = re.compile(r"[ \t\f\v]+")
+_BASE64 = re.compile(r"[A-Za-z0-9+/=]*")
+_STARTS = re.compile(rb"(?:\A|[\r\n])[ \t>]*" + re.escape(BEGIN.encode()))
+
+
+class ParcelError(Exception):
+    """A text that holds no parcel, or one mangled beyond repair: the reason in one line,
+    with the line of the text where there is one."""
+
+
+@dataclass(frozen=True)
+class Parcel:
+    """Lines of one game's log: ``lines`` (each without its newline) are those after seq
+    ``after``, whose line hashes to ``head`` (``None`` when ``after`` is -1); ``game`` is the
+    remote game's id, or "" for a local game."""
+
+    game: str
+    after: int
+    head: str | None
+    lines: tuple[bytes, ...]
+
+
+def wrap(parcel: Parcel) -> str:
+    """The parcel as text, in the format above.
+
+    :raises ValueError: for a parcel that cannot be written (a malformed id or head, an
+        empty line or one holding a line end)."""
+    _check_fields(parcel.game or "-", str(parcel.after), parcel.head or "-", ValueError)
+    for line in parcel.lines:
+        if not line or b"\n" in line or b"\r" in line:
+            raise ValueError(f"a line carried must be non-empty, without line ends: {line[:40]!r}")
+    payload = b"\n".join(parcel.lines)
+    body = base64.b64encode(payload).decode("ascii")
+    rows = [body[start:start + WIDTH] for start in range(0, len(body), WIDTH)]
+    checksum = _checksum(parcel.game, parcel.after, parcel.head, len(parcel.lines), payload)
+    return "\n".join([
+        BEGIN, *_heading(parcel.game, parcel.after, parcel.head, len(parcel.lines)),
+        f"SHA256: {checksum}", "", *rows, END, "",
+    ])
+
+
+def unwrap(text: str | bytes, *, limit: int) -> Parcel:
+    """The one parcel in ``text``, carrying at most ``limit`` bytes of payload; a text of
+    more than ``4 * limit`` bytes and ``SLACK`` is refused unread.
+
+    :raises ParcelError: for no parcel, two, or one mangled beyond repair."""
+    if len(text) > 4 * limit + SLACK:
+        raise ParcelError(
+            f"a text of {len(text)} bytes is too long for a parcel of at most {limit} bytes")
+    if isinstance(text, bytes):
+        text = text.decode("latin-1")
+    lines = _LINE_END.split(text)
+    begin, end = _find(lines)
+    rows = _unquote(lines, begin, end)
+    values, at, start = _read_headers(rows)
+    _check_fields(values["Game"], values["After"], values["Head"], ParcelError, at)
+    for name in ("Lines", "SHA256"):
+        _check_value(name, values[name], ParcelError, at)
+    payload = _decode(rows[start:], limit)
+    game = "" if values["Game"] == "-" else values["Game"]
+    after, count = int(values["After"]), int(values["Lines"])
+    head = None if values["Head"] == "-" else values["Head"]
+    if _checksum(game, after, head, count, payload) != values["SHA256"]:
+        raise ParcelError(f"parcel line {at['SHA256']}: the checksum does not match: "
+                          "the parcel was changed on the way")
+    carried = payload.split(b"\n") if payload else []
+    if len(carried) != count:
+        raise ParcelError(f"parcel line {at['Lines']}: Lines says {count}, "
+                          f"the parcel carries {len(carried)}")
+    for seq, line in enumerate(carried, start=after + 1):
+        if not line or b"\r" in line:
+            raise ParcelError(f"the line for seq {seq} is empty or holds a carriage return")
+    return Parcel(game=game, after=after, head=head, lines=tuple(carried))
+
+
+def looks_like_parcel(data: bytes) -> bool:
+    """Whether ``data`` holds a BEGIN line (quoted or not) in its first ``LOOK`` bytes: a
+    parcel, not a log, whose lines are JSON and so never start with it."""
+    return _STARTS.search(data[:LOOK]) is not None
+
+
+def _heading(game: str, after: int, head: str | None, count: int) -> list[str]:
+    return [f"Game: {game or '-'}", f"After: {after}", f"Head: {head or '-'}", f"Lines: {count}"]
+
+
+def _checksum(game: str, after: int, head: str | None, count: int, payload: bytes) -> str:
+    heading = "".join(line + "\n" for line in _heading(game, after, head, count))
+    return hashlib.sha256(heading.encode("ascii") + payload).hexdigest()
+
+
+def _check_value(name: str, value: str, error: type[Exception],
+                 at: dict[str, int] | None = None) -> None:
+    pattern, what = _VALUES[name]
+    if not pattern.fullmatch(value):
+        where = f"parcel line {at[name]}: " if at else ""
+        shown = value if len(value) <= 70 else value[:64] + "..."
+        raise error(f"{where}{name} {shown!r} is not {what}")
+
+
+def _check_fields(game: str, after: str, head: str, error: type[Exception],
+                  at: dict[str, int] | None = None) -> None:
+    """The id, the seq and the head, and that there is a head after any line but -1."""
+    for name, value in (("Game", game), ("After", after), ("Head", head)):
+        _check_value(name, value, error, at)
+    if (after == "-1") != (head == "-"):
+        where = f"parcel line {at['Head']}: " if at else ""
+        raise error(f"{where}Head must be - when After is -1, and a hash after any other line")
+
+
+def _find(lines: list[str]) -> tuple[int, int]:
+    """The indexes of the BEGIN and END lines of the one parcel in ``lines``."""
+    begins = sum(line.count(_BEGIN_WORDS) for line in lines)
+    ends = [index for index, line in enumerate(lines) if _END_WORDS in line]
+    if begins > 1:
+        raise ParcelError(f"{begins} parcels in one text: send one at a time")
+    if not begins:
+        if ends:
+            raise ParcelError(f"parcel line {ends[0] + 1}: an END line with no BEGIN line: "
+                              "the start of the parcel is missing")
+        raise ParcelError("no meeple parcel in it")
+    begin = next(index for index, line in enumerate(lines) if _BEGIN_WORDS in line)
+    after = [index for index in ends if index >= begin]
+    if not after:
+        raise ParcelError(f"parcel line {begin + 1}: a BEGIN line with no END line: "
+                          "the parcel is cut short")
+    stray = [index for index in ends if index != after[0]]
+    if stray:
+        raise ParcelError(f"parcel line {stray[0] + 1}: an END line of another parcel: "
+                          "send one at a time")
+    return begin, after[0]
+
+
+def _unquote(lines: list[str], begin: int, end: int) -> list[tuple[int, str]]:
+    """The lines from BEGIN to END, without their quoting and spaces, numbered from 1; the
+    markers checked, the rest between them returned."""
+    depth = 0
+    rows: list[tuple[int, str]] = []
+    for index in range(begin, end + 1):
+        line = lines[index]
+        if not line.isascii():
+            raise ParcelError(f"parcel line {index + 1}: a character that is not ASCII")
+        quoting = _QUOTING.match(line)
+        assert quoting is not None
+        quotes = quoting.group().count(">")
+        if index == begin:
+            depth = quotes
+        elif quotes > depth:
+            raise ParcelError(f"parcel line {index + 1}: quoted deeper than the BEGIN line")
+        row = line[quoting.end():].rstrip(" \t\f\v")
+        marker = BEGIN if index == begin else END if index == end else None
+        if marker is not None and row != marker:
+            raise ParcelError(f"parcel line {index + 1}: the {marker.strip('-').split()[0]} "
+                              "line is damaged, or not on a line of its own")
+        rows.append((index + 1, row))
+    return rows[1:-1]
+
+
+def _read_headers(rows: list[tuple[int, str]]) -> tuple[dict[str, str], dict[str, int], int]:
+    """The headers' values, the line each starts on, and the index in ``rows`` where the
+    body starts: after the first blank line that follows the last header's name."""
+    parts: dict[str, list[str]] = {}
+    at: dict[str, int] = {}
+    current: str | None = None
+    start = len(rows)
+    for index, (number, row) in enumerate(rows):
+        if not row and len(parts) == len(HEADERS):
+            start = index + 1
+            break
+        for token in row.split():
+            name, colon, rest = token.partition(":")
+            if not colon:
+                if current is None:
+                    raise ParcelError(f"parcel line {number}: a header must come first, "
+                                      f"{HEADERS[0]}: ...")
+                parts[current].append(token)
+            elif name not in HEADERS:
+                raise ParcelError(f"parcel line {number}: unknown header {name[:20]!r}")
+            elif name in parts:
+                raise ParcelError(f"parcel line {number}: the header {name} twice")
+            elif name != HEADERS[len(parts)]:
+                raise ParcelError(f"parcel line {number}: the header {HEADERS[len(parts)]} "
+                                  f"is missing before {name}")
+            else:
+                parts[name], at[name], current = [rest], number, name
+            if current is not None and sum(map(len, parts[current])) > 64:
+                raise ParcelError(f"parcel line {number}: the header {current} runs on too "
+                                  "long (no blank line after the headers?)")
+    if len(parts) < len(HEADERS):
+        where = f"parcel line {rows[-1][0] + 1}: " if rows else ""
+        raise ParcelError(f"{where}the header {HEADERS[len(parts)]} is missing")
+    return {name: "".join(value) for name, value in parts.items()}, at, start
+
+
+def _decode(rows: list[tuple[int, str]], limit: int) -> bytes:
+    """The payload of the body's ``rows``: sized before it is decoded, and refused unless
+    it is exactly what ``wrap`` would have written for it."""
+    chunks = []
+    for number, row in rows:
+        chunk = _SPACE.sub("", row)
+        if not _BASE64.fullmatch(chunk):
+            raise ParcelError(f"parcel line {number}: not base64")
+        chunks.append(chunk)
+    body = "".join(chunks)
+    size = len(body) // 4 * 3
+    if size - 2 > limit:
+        raise ParcelError(f"the parcel carries about {size} bytes; the limit is {limit}")
+    if len(body) % 4:
+        raise ParcelError(f"the base64 has {len(body)} characters, not a multiple of 4: "
+                          "a part of it is missing")
+    try:
+        payload = binascii.a2b_base64(body, strict_mode=True)
+    except binascii.Error as exc:
+        raise ParcelError(f"the base64 does not decode: {exc}") from None
+    if len(payload) > limit:
+        raise ParcelError(f"the parcel carries {len(payload)} bytes; the limit is {limit}")
+    if base64.b64encode(payload).decode("ascii") != body:
+        raise ParcelError("the base64 is not as written: a character in it was changed")
+    return payload
