@@ -105,7 +105,7 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
     where that head hash lies in the log (see ``head_report``)."""
     report: dict = {"file": path, "ok": False, "head": None, "lines": 0, "errors": []}
     try:
-        log = logfile.read(path)
+        log = logfile.read(path, every_signature=True)
     except logfile.LogError as exc:
         report["lines"] = count_lines(path)
         report["errors"].append({"line": exc.line, "seq": exc.seq, "kind": exc.kind,
@@ -155,7 +155,7 @@ def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
         report["errors"].append({"line": 1, "seq": 0, "kind": "rules", "rule": None,
                                  "message": exc.message})
         return 1
-    verdict = verify(log.events, secret)
+    verdict = verify(log.events, secret, signers=log.signers)
     if verdict.finding is not None:
         f = verdict.finding
         error = {"line": f.line, "seq": f.seq, "kind": "rules", "rule": f.rule,

@@ -140,10 +140,15 @@ class Player:
         self.signer = load_signer(seat.key, remote, seat.seat)
         self.chains = Chains(remote, seat.seat, bytes.fromhex(seat.secret))
 
-    def owe(self, game: Game) -> int:
-        """Write every commitment and reveal this seat owes now; returns how many events."""
+    def owe(self, game: Game, *, writing: bool = False) -> int:
+        """Write every commitment and reveal this seat owes now, if the game waits for this
+        seat's line or the seat is ``writing`` its message already (a seat writes only then,
+        so that two copies never fork); returns how many events."""
         count = 0
         while True:
+            seats = waiting(game)
+            if game.over or not (writing or count or seats and seats[0] == self.seat):
+                return count
             command = duty(game.state, self.chains)
             if command is None:
                 return count
@@ -180,11 +185,11 @@ def act(game: Game, commands: Sequence[Command]) -> int:
     """Play this player's commands in a remote game, and what they owe after them; saves the
     lines signed. Returns how many events were written."""
     player = player_of(game)
-    player.owe(game)
     require_turn(game, player)
+    player.owe(game)
     for command in commands:
         game.push(command)
-    player.owe(game)
+    player.owe(game, writing=True)
     count = len(game.unsaved)
     player.save(game)
     return count
@@ -275,3 +280,23 @@ def parse_time(text: str | None) -> int | None:
     if not 60 <= seconds <= 365 * 86400:
         raise Failure("--time-per-move is a minute to a year", 2)
     return seconds
+
+
+def remote_view(game: Game) -> dict:
+    """What ``status`` says of a remote game: this copy's seat, whose line the game waits
+    for, and whether this seat must send its lines."""
+    remote = game.remote
+    assert remote is not None and game.path is not None
+    seat = read_seat(game.path, remote).seat
+    seats = waiting(game)
+    signers = game.signers or ()
+    players = game.state.players
+    return {
+        "game": remote.game,
+        "seat": seat,
+        "colour": players[seat],
+        "waiting_for": [players[s] for s in seats],
+        "your_turn": bool(seats) and seats[0] == seat,
+        "must_send": bool(signers) and signers[-1] == seat and (not seats or seats[0] != seat),
+        "time_per_move": remote.time_per_move,
+    }

@@ -34,6 +34,14 @@ def next_line(state: GameState) -> str:
     """What happens next, as one line with the command to type."""
     waiting = awaiting(state)
     who = state.player
+    if state.joint is not None and waiting in ("draw", "dice", None):
+        from meeple.engine.protocol import waiting_for
+
+        seats = waiting_for(state, state.current)
+        if seats:
+            names = ", ".join(state.players[s] for s in seats)
+            return (f"Next: {names} to reveal (remote game: `meeple receive` their lines, "
+                    "which writes your own reveals)")
     if awaiting_seed(state):
         what = "the end of the game, which reveals the seed" if state.tiles_left() == 0 \
             and state.battle is None else "a draw or roll from the seed"
@@ -86,8 +94,11 @@ def report_move(path: str, state: GameState, events: list[Event], head: str | No
     say(f"head {short(head)}")
 
 
-def print_status(path: str, state: GameState, head: str | None, as_json: bool) -> None:
+def print_status(path: str, state: GameState, head: str | None, as_json: bool,
+                 remote: dict | None = None) -> None:
     view = views.status(state, head)
+    if remote is not None:
+        view["remote"] = remote
     if as_json:
         emit_json(view)
         return
@@ -117,6 +128,11 @@ def print_status(path: str, state: GameState, head: str | None, as_json: bool) -
         say("  battle   " + ", ".join(f"{s} rolls {n}" for s, n in view["battle"]["dice"].items()))
     if "winners" in view:
         say("  winners  " + ", ".join(view["winners"]))
+    if remote is not None:
+        waiting = ", ".join(remote["waiting_for"]) or "nobody"
+        say(f"  remote   game {remote['game'][:12]}; you are {remote['colour']}; waiting for "
+            f"{waiting}" + ("; your turn" if remote["your_turn"] else "")
+            + ("; send your lines (`meeple send`)" if remote["must_send"] else ""))
     undo = view["undo"]
     say(f"  undo     {undo['steps']} step(s) ({undo['policy']}), redo {undo['redo']}")
     say(f"  head     {view['head_short']}  ({view['head']})")

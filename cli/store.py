@@ -182,7 +182,8 @@ def load_valid_prefix(path: str, visit: Visit | None = None) -> tuple[Game, str 
         rule = f" ({exc.rule})" if exc.rule else ""
         stop = exc.line
         log = logfile.GameLog(path, log.events[: stop - 1], log.hashes[stop - 2],
-                              log.hashes[: stop - 1], log.schema)
+                              log.hashes[: stop - 1], log.schema,
+                              None if log.signers is None else log.signers[: stop - 1])
         return Game.from_log(log, secret=secret, visit=visit), f"line {stop}: {exc.message}{rule}"
 
 

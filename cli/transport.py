@@ -51,7 +51,7 @@ def _verified(name: str, raw: list[bytes]) -> Game:
 
     :raises LogError, Failure: the first fault, located.
     """
-    log = logfile.parse(name, b"".join(line + b"\n" for line in raw))
+    log = logfile.parse(name, b"".join(line + b"\n" for line in raw), every_signature=True)
     try:
         return Game.from_log(log)
     except InvalidGame as exc:
@@ -100,7 +100,7 @@ def unpack(source: str) -> tuple[int, str | None, list[bytes], str]:
         except ParcelError as exc:
             raise Failure(f"{source}: {exc}", 3) from None
         return parcel.after, parcel.head, list(parcel.lines), parcel.game
-    log = logfile.parse(source, data)
+    log = logfile.parse(source, data, every_signature=True)
     remote = _remote(log, source)
     return -1, None, data.split(b"\n")[:len(log.events)], remote.game
 

@@ -93,9 +93,14 @@ def _sound_lines(data: bytes, start: int, count: int, log: GameLog,
     return start + sum(map(len, lines)) + len(lines), heads[-1]
 
 
-def parse(path: str, data: bytes) -> GameLog:
+def parse(path: str, data: bytes, *, every_signature: bool = False) -> GameLog:
     """Check and decode a whole log's bytes: line and log limits, decoding, ``seq`` order, the
     hash chain, and no control characters in the names ``game_started`` carries.
+
+    A remote game's signatures are checked too (``meeple.events.signed``): with
+    ``every_signature`` each one (``meeple check``, lines received); otherwise the last line
+    of each run of one seat's lines, whose signature covers the lines of the run before it
+    through their hashes, so that every line stands signed by the seat it names.
 
     Memory stays near the size of ``data`` plus the events: each line is measured before
     it is copied or decoded.
@@ -109,6 +114,7 @@ def parse(path: str, data: bytes) -> GameLog:
                        f"{MAX_EVENTS}", line=MAX_EVENTS + 1)
     log = GameLog(path)
     seats: Seats | None = None
+    unchecked: list[tuple[int, bytes, bytes | None]] = []
     version = SCHEMA_VERSION
     prev_hash: str | None = None
     start, size, index = 0, len(data), 0
@@ -135,7 +141,9 @@ def parse(path: str, data: bytes) -> GameLog:
                 log.signers = []
         if seats is not None:
             assert log.signers is not None
-            log.signers.append(seats.signer(lineno, body, signature))
+            log.signers.append(seats.signer(lineno, body, signature, check=every_signature))
+            if not every_signature:
+                unchecked.append((lineno, body, signature))
         log.events.append(event)
         digest = hashlib.sha256(raw).digest()
         log.hashes.add(digest)
@@ -145,8 +153,18 @@ def parse(path: str, data: bytes) -> GameLog:
                 and seats is None:
             start, prev_hash = _sound_lines(data, start, count - torn_tail, log, prev_hash)
             index = len(log.events)
+    if seats is not None and not every_signature:
+        _check_run_ends(seats, log.signers or [], unchecked)
     log.head = prev_hash
     return log
+
+
+def _check_run_ends(seats: Seats, signers: list[int],
+                    lines: list[tuple[int, bytes, bytes | None]]) -> None:
+    """Verify the signature of the last line of each run of one seat's lines."""
+    for at, (lineno, body, signature) in enumerate(lines):
+        if at + 1 == len(lines) or signers[at + 1] != signers[at]:
+            seats.signer(lineno, body, signature)
 
 
 def _seats_of(path: str, first: Event, signature: bytes | None) -> Seats | None:
@@ -328,7 +346,7 @@ def read_all(fd: int, name: str) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def read(path: str | os.PathLike[str]) -> GameLog:
+def read(path: str | os.PathLike[str], *, every_signature: bool = False) -> GameLog:
     """Read and structurally verify a log file, under a shared lock.
 
     :raises LogError: missing, not a regular file, unreadable, too large, corrupt, tampered,
@@ -342,7 +360,7 @@ def read(path: str | os.PathLike[str]) -> GameLog:
         data = read_all(fd, name)
     finally:
         os.close(fd)
-    return parse(name, data)
+    return parse(name, data, every_signature=every_signature)
 
 
 def whole_json(raw: bytes) -> bool:

@@ -30,7 +30,12 @@ def status(game: Game, as_json: Json = False) -> None:
     from meeple.cli.session import open_game
 
     loaded = open_game(game)
-    print_status(game, loaded.state, loaded.head, as_json)
+    remote = None
+    if loaded.remote is not None:
+        from meeple.cli.remote import remote_view
+
+        remote = remote_view(loaded)
+    print_status(game, loaded.state, loaded.head, as_json, remote)
 
 
 @commands.command()

@@ -33,14 +33,40 @@ def check(
                                              metavar="HASH")] = None,
     ray: Ray = False,
     ray_address: RayAddress = None,
+    keys: Annotated[str | None, typer.Option(
+        help="Remote games: also require each seat's key to be allowed for that seat (its "
+        "colour or name) in this OpenSSH allowed_signers file.", metavar="FILE")] = None,
     as_json: Json = False,
 ) -> None:
-    """Verify games in full: structure, hash chain, every move legal, every consequence."""
+    """Verify games in full: structure, hash chain, every move legal, every consequence.
+
+    A remote game's signatures are checked too; two copies of one remote game are also
+    compared, and where they fork both lines are shown with their signers."""
     from meeple.cli.checking import run_check
 
     ray_option(ray, ray_address)
-    raise typer.Exit(run_check(games, expect, as_json, jobs, head=head,
-                               failures_only=failures_only))
+    code = run_check(games, expect, as_json, jobs, head=head, failures_only=failures_only)
+    if keys is not None or len(games) == 2:
+        code = max(code, _remote_checks(games, keys))
+    raise typer.Exit(code)
+
+
+def _remote_checks(games: list[str], keys: str | None) -> int:
+    """``check --keys`` and the comparison of two copies of one remote game."""
+    from meeple.cli.output import tell_error
+    from meeple.cli.signatures import check_keys, compare_copies, is_remote
+
+    code = 0
+    if keys is not None:
+        for game in games:
+            for fault in check_keys(game, keys):
+                tell_error(fault, 1, kind="keys")
+                code = 1
+    if len(games) == 2 and all(map(is_remote, games)):
+        report, found = compare_copies(*games)
+        say(report)
+        code = max(code, found)
+    return code
 
 
 @commands.command()

@@ -7,6 +7,7 @@ from meeple.engine import EXPANSIONS, Edition, Target, compile_tileset, formula
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
+    Committed,
     DiceRolled,
     Event,
     GameEnded,
@@ -17,6 +18,7 @@ from meeple.events.model import (
     MeepleTakenBack,
     PointsScored,
     Redone,
+    Revealed,
     Spot,
     TileDrawn,
     TilePlaced,
@@ -60,6 +62,9 @@ def _sentence(event: Event, edition: Edition) -> str:
             p.colour + (f" ({p.name})" if p.name != p.colour else "") for p in event.players
         )
         mode = f"digital, seed {event.seed}" if event.mode == "digital" else "table mode"
+        if event.mode == "remote":
+            mode = (f"remote game {getattr(event.remote, 'game', '-')[:12]}, signed lines, "
+                    "draws and dice from every seat's hash chains")
         if event.seed_sha256:
             mode = f"digital, sealed seed (SHA-256 {event.seed_sha256[:12]})"
         team = ", team variant" if event.team else ""
@@ -120,6 +125,12 @@ def _sentence(event: Event, edition: Edition) -> str:
         return "Undone: the step(s) starting at seq " + ", ".join(map(str, event.steps))
     if isinstance(event, Redone):
         return "Redone: the step(s) starting at seq " + ", ".join(map(str, event.steps))
+    if isinstance(event, Committed):
+        return f"{event.player} commits to their hash chains (RM-2)"
+    if isinstance(event, Revealed):
+        kind, seat = event.slot.split(":")
+        return (f"{event.player} reveals element {event.index} of their chain for seat {seat}'s "
+                f"{'draws' if kind == 'draw' else 'dice'} (RM-2)")
     return type(event).__name__
 
 

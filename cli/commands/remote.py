@@ -1,0 +1,124 @@
+"""The commands of remote play (README, "Playing remotely"): ``join`` a game from its set-up,
+``send`` the lines the others have not seen, ``receive`` theirs, and ``signatures``, which
+writes every signed message and signature for OpenSSH's own check."""
+
+# No `from __future__ import annotations` here: typer would have to evaluate every command's
+# annotations from strings at each start (see ``meeple.cli.app``).
+import os
+from typing import Annotated
+
+import typer
+
+from meeple.cli.guard import guarded
+from meeple.cli.output import emit_json, fail, note, say
+from meeple.cli.params import Game, Json
+
+commands = typer.Typer()
+
+Key = Annotated[str, typer.Option(help="Your private key: it signs your lines (an OpenSSH "
+                                  "Ed25519 key; MEEPLE_KEY_PASSPHRASE if it has a passphrase).",
+                                  metavar="FILE")]
+
+
+def _next(game) -> str:
+    """Whose line the game waits for, in words, and whether this seat must send."""
+    from meeple.cli.remote import player_of, waiting
+
+    state = game.state
+    seats = waiting(game)
+    me = player_of(game).seat
+    if not seats:
+        return "the game is over"
+    first = seats[0]
+    who = "you" if first == me else f"{state.players[first]} ({state.name_of(state.players[first])})"
+    signers = game.signers or ()
+    send = " — send your lines (`meeple send`)" if signers and signers[-1] == me \
+        and first != me else ""
+    return f"waiting for {who}{send}"
+
+
+@commands.command()
+@guarded
+def join(
+    game: Game,
+    setup: Annotated[str, typer.Argument(help="The set-up another player sent: a parcel "
+                                         "(`meeple send`) or the log file.", metavar="FILE")],
+    key: Key = "~/.ssh/id_ed25519",
+    as_json: Json = False,
+) -> None:
+    """Take your seat in a remote game: keep a copy of it at GAME and commit to your secret."""
+    from meeple.cli.transport import join as take
+
+    joined = take(game, setup, key)
+    line = _next(joined)
+    if as_json:
+        emit_json({"game": game, "id": joined.remote.game if joined.remote else None,
+                   "head": joined.head, "next": line})
+        return
+    say(f"joined {game} (game {joined.remote.game[:12] if joined.remote else '-'}); {line}")
+
+
+@commands.command()
+@guarded
+def send(
+    game: Game,
+    out: Annotated[str | None, typer.Option(help="Write the parcel to this file (never over "
+                                            "another) instead of stdout.",
+                                            metavar="FILE")] = None,
+    from_: Annotated[int | None, typer.Option(
+        "--from", help="Send the lines after this seq (-1: the whole game), not only yours "
+        "since the others' last.", metavar="SEQ")] = None,
+) -> None:
+    """Write your lines the others have not seen, as text that survives e-mail and chat."""
+    from meeple.cli.transport import send as pack
+
+    text = pack(game, since=from_)
+    if out is None:
+        say(text.rstrip("\n"))
+        return
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    except FileExistsError:
+        fail(f"{out} already exists; a parcel is never written over a file", 1)
+    except OSError as exc:
+        fail(f"{out}: cannot write: {exc.strerror}", 3)
+    with os.fdopen(fd, "w") as file:
+        file.write(text)
+    note(f"meeple: wrote {out}")
+
+
+@commands.command()
+@guarded
+def receive(
+    game: Game,
+    parcel: Annotated[str, typer.Argument(help="A parcel another player sent, or their whole "
+                                          "log file.", metavar="FILE")],
+    as_json: Json = False,
+) -> None:
+    """Verify the lines another player sent and append what is new; then write what you owe."""
+    from meeple.cli.transport import receive as take
+
+    got = take(game, parcel)
+    line = _next(got.game)
+    if as_json:
+        emit_json({"received": got.taken, "written": got.written, "head": got.head,
+                   "next": line})
+        return
+    what = f"received {got.taken} line(s)" if got.taken else "nothing new: every line is here"
+    mine = f"; wrote {got.written} of yours" if got.written else ""
+    say(f"{what}{mine}; {line}")
+
+
+@commands.command()
+@guarded
+def signatures(
+    game: Game,
+    out: Annotated[str, typer.Option(help="A new folder for the messages and signatures.",
+                                     metavar="DIR")],
+) -> None:
+    """Write each line's signed message and signature, and the `ssh-keygen -Y verify` lines
+    that check them with OpenSSH alone."""
+    from meeple.cli.signatures import write_signatures
+
+    for line in write_signatures(game, out):
+        say(line)
