@@ -11,6 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meeple.events import signing
 from meeple.events.signing import BadSignature, KeyProblem, PublicKey
@@ -260,13 +264,6 @@ def test_an_encrypted_key_needs_its_passphrase(keys, monkeypatch):
 
 
 def test_unusable_key_files_are_refused_in_one_line(tmp_path):
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import (
-        Encoding,
-        NoEncryption,
-        PrivateFormat,
-    )
-
     _problem(lambda: signing.load_signer(tmp_path / "absent"), "absent: no such key file")
     _problem(lambda: signing.load_signer(tmp_path), "not a regular file")
     big = tmp_path / "big"
@@ -294,6 +291,19 @@ def test_unusable_key_files_are_refused_in_one_line(tmp_path):
     _problem(lambda: signing.load_signer(damaged), "damaged")
 
 
+def test_a_private_key_whose_secret_half_was_changed_is_refused(tmp_path):
+    good = Ed25519PrivateKey.from_private_bytes(bytes(32)).private_bytes(
+        Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption()).splitlines()
+    blob = bytearray(base64.b64decode(b"".join(good[1:-1])))
+    seed_at = blob.find(bytes(32))  # the Ed25519 seed: 32 zero bytes, then the public key
+    assert seed_at > 0
+    blob[seed_at] ^= 1
+    path = tmp_path / "bent"
+    path.write_bytes(b"\n".join([good[0], base64.b64encode(bytes(blob)), good[-1]]) + b"\n")
+    path.chmod(0o600)
+    _problem(lambda: signing.load_signer(path), "damaged: its private part does not match")
+
+
 def test_public_key_lines():
     signer_key = PublicKey(bytes(range(32)))
     line = signer_key.openssh
@@ -312,3 +322,48 @@ def test_public_key_lines():
             PublicKey.parse(text)
     with pytest.raises(KeyProblem, match="32 bytes"):
         PublicKey(b"short")
+
+
+# --- anything at all ------------------------------------------------------------------------
+
+_SIGNER = signing.Signer(Ed25519PrivateKey.from_private_bytes(bytes(32)))
+_GOOD_BLOB = base64.b64decode(_SIGNER.sign(MESSAGE))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300) | st.builds(
+    lambda at, data, cut: (_GOOD_BLOB[:at] + data + _GOOD_BLOB[at + len(data):])[:cut],
+    st.integers(0, len(_GOOD_BLOB)), st.binary(min_size=1, max_size=8),
+    st.integers(0, len(_GOOD_BLOB) + 8)))
+def test_any_blob_is_a_good_signature_or_refused_as_bad(blob):
+    signature = base64.b64encode(blob).decode()
+    try:
+        _SIGNER.public.verify(MESSAGE, signature)
+    except BadSignature as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert blob == _GOOD_BLOB
+    try:
+        signing.signer_of(signature)
+    except BadSignature:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 400), st.binary(min_size=1, max_size=4), st.integers(0, 420))
+def test_a_damaged_private_key_file_is_refused_as_a_key_problem(at, data, cut):
+    import tempfile
+
+    good = Ed25519PrivateKey.from_private_bytes(bytes(32)).private_bytes(
+        Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption())
+    damaged = (good[:at] + data + good[at + len(data):])[:cut]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "key"
+        path.write_bytes(damaged)
+        path.chmod(0o600)
+        try:
+            signer = signing.load_signer(path)
+        except KeyProblem as exc:
+            assert "\n" not in str(exc)
+        else:
+            assert signer.public == _SIGNER.public
