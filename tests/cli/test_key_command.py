@@ -77,8 +77,8 @@ def test_key_new_refuses_a_comment_of_two_lines(tmp_path):
 def test_key_show_refuses_unusable_key_files_with_exit_3(tmp_path, monkeypatch):
     monkeypatch.delenv("MEEPLE_KEY_PASSPHRASE", raising=False)
     rsa, locked = tmp_path / "rsa", tmp_path / "locked"
-    keygen("-q", "-t", "rsa", "-b", "2048", "-N", "", "-f", rsa)
-    keygen("-q", "-t", "ed25519", "-N", "sesame", "-f", locked)
+    keygen("-q", "-t", "rsa", "-b", "1024", "-N", "", "-f", rsa)
+    keygen("-q", "-t", "ed25519", "-a", "2", "-N", "sesame", "-f", locked)
     assert fail("key", "show", rsa, code=3) == (
         f"meeple: error: {rsa}: an ssh-rsa key: meeple signs with Ed25519 keys only "
         "(ssh-keygen -t ed25519)")

@@ -9,6 +9,8 @@ import subprocess
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meeple.events import signing
 from meeple.events.signing import KeyProblem, PublicKey, allows, parse_allowed_signers
@@ -146,3 +148,18 @@ def test_allows_decides_as_ssh_keygen_does(tmp_path, line, principal):
         check=False, timeout=60)
     found = parse_allowed_signers(text, "allowed")
     assert allows(found, principal, signer.public) == (verified.returncode == 0), verified
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(
+    ["red@game", "*", "!x", '"q q"', 'namespaces="meeple"', "cert-authority", ",", '"', "=",
+     'valid-after="20200101"', "ssh-ed25519", "ssh-rsa", RED.openssh.split()[1], "AAAA", "#",
+     " ", "\t", "\n", "é", "\x00"]) | st.text(max_size=5), max_size=12).map("".join))
+def test_any_text_gives_entries_or_one_key_problem(text):
+    try:
+        found = parse_allowed_signers(text, "signers")
+    except KeyProblem as exc:
+        assert str(exc).startswith("signers") and "\n" not in str(exc)
+    else:
+        for entry in found:
+            allows(found, "red@game", entry.key)
