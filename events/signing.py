@@ -86,7 +86,8 @@ def load_signer(path: str | os.PathLike[str], passphrase: bytes | None = None) -
 
     name = os.fspath(path)
     data = _read_key_file(name, private=True)
-    first_key, encrypted = _private_header(data, name)
+    first_key, cipher = _private_header(data, name)
+    encrypted = cipher != "none"
     key_type = key_type_of(first_key)
     if key_type != ED25519:
         raise another_type(name, key_type)
@@ -98,8 +99,10 @@ def load_signer(path: str | os.PathLike[str], passphrase: bytes | None = None) -
                              f"environment variable {PASSPHRASE_VARIABLE}")
     try:
         private = load_ssh_private_key(data, secret)
-    except UnsupportedAlgorithm as exc:
-        raise KeyProblem(f"{name}: cannot decrypt the key here ({exc})") from None
+    except UnsupportedAlgorithm:
+        raise KeyProblem(f"{name}: encrypted with {cipher}, which meeple cannot decrypt: "
+                         f"ssh-keygen -p -Z aes256-ctr -f {shlex.quote(name)} re-encrypts "
+                         "it") from None
     except (ValueError, TypeError):
         if encrypted:
             given = f" (from {PASSPHRASE_VARIABLE})" if not passphrase else ""
@@ -238,9 +241,9 @@ def _read_key_file(name: str, *, private: bool) -> bytes:
     return data
 
 
-def _private_header(data: bytes, name: str) -> tuple[bytes, bool]:
+def _private_header(data: bytes, name: str) -> tuple[bytes, str]:
     """The public key an OpenSSH private key file holds in its clear part (a blob), and
-    whether the private part is encrypted (OpenSSH's PROTOCOL.key)."""
+    the cipher of its private part (``none``: not encrypted) (OpenSSH's PROTOCOL.key)."""
     text = data.strip()
     if not text.startswith(_PRIVATE_BEGIN):
         if text.startswith(b"-----BEGIN"):
@@ -265,4 +268,4 @@ def _private_header(data: bytes, name: str) -> tuple[bytes, bool]:
         first_key = reader.string()
     except (binascii.Error, ValueError):
         raise KeyProblem(f"{name}: not a valid OpenSSH private key (damaged)") from None
-    return first_key, cipher != b"none"
+    return first_key, cipher.decode("ascii", "replace")[:60]

@@ -264,6 +264,22 @@ def test_an_encrypted_key_needs_its_passphrase(keys, monkeypatch):
     signer.public.verify(b"m", signer.sign(b"m"))
 
 
+@needs_ssh_keygen
+def test_a_key_encrypted_with_a_cipher_cryptography_lacks_says_how_to_re_encrypt(tmp_path):
+    path = tmp_path / "chacha"
+    made = keygen("-q", "-t", "ed25519", "-a", "2", "-N", "pw", "-Z",
+                  "chacha20-poly1305@openssh.com", "-f", path)
+    assert made.returncode == 0, made.stderr
+    try:
+        signer = signing.load_signer(path, b"pw")
+    except KeyProblem as exc:
+        assert str(exc) == (f"{path}: encrypted with chacha20-poly1305@openssh.com, which "
+                            f"meeple cannot decrypt: ssh-keygen -p -Z aes256-ctr -f {path} "
+                            "re-encrypts it")
+    else:  # a cryptography that has learnt the cipher
+        assert signer.public == signing.load_public(f"{path}.pub")
+
+
 def test_unusable_key_files_are_refused_in_one_line(tmp_path):
     _problem(lambda: signing.load_signer(tmp_path / "absent"), "absent: no such key file")
     _problem(lambda: signing.load_signer(tmp_path), "not a regular file")
