@@ -268,4 +268,5 @@ def _private_header(data: bytes, name: str) -> tuple[bytes, str]:
         first_key = reader.string()
     except (binascii.Error, ValueError):
         raise KeyProblem(f"{name}: not a valid OpenSSH private key (damaged)") from None
-    return first_key, cipher.decode("ascii", "replace")[:60]
+    shown = cipher.decode("ascii", "replace")[:60]
+    return first_key, shown if shown.isprintable() else "an unknown cipher"

@@ -33,7 +33,7 @@ BEGIN = "-----BEGIN SSH SIGNATURE-----"
 END = "-----END SSH SIGNATURE-----"
 #: how ssh-keygen wraps the base64 of an armoured signature
 ARMOUR_COLUMNS = 70
-#: the longest signature text read (a meeple signature is 200 characters)
+#: the longest signature text read (a meeple signature is 236 characters)
 MAX_SIGNATURE_CHARS = 4096
 
 
