@@ -25,7 +25,7 @@ signature, other quoted text, bytes that are not UTF-8). Inside the parcel it ta
 ends (LF, CRLF, CR), spaces and tabs before and after a line, quoting (``>`` or ``> `` to any
 depth, as long as no line is quoted deeper than the BEGIN line), blank lines added to the
 body, and lines broken up again, shorter, anywhere (a header's value may go on over the next
-lines, up to the blank line that ends the headers). Anything else is refused with a
+lines, but not past a blank line). Anything else is refused with a
 ``ParcelError``: a character that is not ASCII, a header unknown, missing, repeated or out
 of order, a row that is not base64, base64 cut short or changed, a checksum or a line count
 that does not match, a parcel without its END line, a second parcel. Line numbers in its
@@ -234,7 +234,8 @@ def _unquote(lines: list[str], begin: int, end: int) -> list[tuple[int, str]]:
 
 def _read_headers(rows: list[tuple[int, str]]) -> tuple[dict[str, str], dict[str, int], int]:
     """The headers' values, the line each starts on, and the index in ``rows`` where the
-    body starts: after the first blank line that follows the last header's name."""
+    body starts: after the first blank line that follows the last header's name. A value
+    goes on over the next lines, not past a blank line."""
     parts: dict[str, list[str]] = {}
     at: dict[str, int] = {}
     current: str | None = None
@@ -243,12 +244,14 @@ def _read_headers(rows: list[tuple[int, str]]) -> tuple[dict[str, str], dict[str
         if not row and len(parts) == len(HEADERS):
             start = index + 1
             break
+        current = current if row else None
         for token in row.split():
             name, colon, rest = token.partition(":")
             if not colon:
                 if current is None:
-                    raise ParcelError(f"parcel line {number}: a header must come first, "
-                                      f"{HEADERS[0]}: ...")
+                    missing = f"the header {HEADERS[len(parts)]} is missing"
+                    raise ParcelError(f"parcel line {number}: {missing}" if parts else
+                                      f"parcel line {number}: a header must come first")
                 parts[current].append(token)
             elif name not in HEADERS:
                 raise ParcelError(f"parcel line {number}: unknown header {name[:20]!r}")
