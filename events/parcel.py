@@ -23,13 +23,13 @@ newline; a change to this format changes the BEGIN line.
 ``unwrap`` finds the one parcel in a text and ignores the text around it (a mail's greeting,
 signature, other quoted text, bytes that are not UTF-8). Inside the parcel it takes any line
 ends (LF, CRLF, CR), spaces and tabs before and after a line, quoting (``>`` or ``> `` to any
-depth, as long as no line is quoted deeper than the BEGIN line), blank lines added to the
-body, and lines broken up again, shorter, anywhere (a header's value may go on over the next
-lines, but not past a blank line). Anything else is refused with a
-``ParcelError``: a character that is not ASCII, a header unknown, missing, repeated or out
-of order, a row that is not base64, base64 cut short or changed, a checksum or a line count
-that does not match, a parcel without its END line, a second parcel. Line numbers in its
-message count the lines of the text given, from 1, so they point into the file or mail.
+depth, as long as no line is quoted deeper than the BEGIN line), blank lines added or lost,
+and lines broken up again, shorter, anywhere (a header's value goes on over the next lines
+until it has all its hex digits). Anything else is refused with a ``ParcelError``: a
+character that is not ASCII, a header unknown, missing, repeated or out of order, a row
+that is not base64, base64 cut short or changed, a checksum or a line count that does not
+match, a parcel without its END line, a second parcel. Line numbers in its message count
+the lines of the text given, from 1, so they point into the file or mail.
 
 >>> text = wrap(Parcel(game="", after=-1, head=None, lines=(b'{"seq":0}', b'{"seq":1}')))
 >>> print(text, end="")
@@ -73,6 +73,8 @@ _VALUES = {
     "Lines": (re.compile(r"0|[1-9][0-9]{0,14}"), "a count of lines"),
     "SHA256": (re.compile(r"[0-9a-f]{64}"), "64 lowercase hex digits"),
 }
+#: how long a value broken over lines can grow: the hex digits of an id or a hash
+_WHOLE = {"Game": 32, "Head": 64, "SHA256": 64}
 _QUOTING = re.compile(r"[ \t\f\v>]*")
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _SPACE = re.compile(r"[ \t\f\v]+")
@@ -234,41 +236,37 @@ def _unquote(lines: list[str], begin: int, end: int) -> list[tuple[int, str]]:
 
 def _read_headers(rows: list[tuple[int, str]]) -> tuple[dict[str, str], dict[str, int], int]:
     """The headers' values, the line each starts on, and the index in ``rows`` where the
-    body starts: after the first blank line that follows the last header's name. A value
-    goes on over the next lines, not past a blank line."""
+    body starts: at the first row after the last header's value is whole. A value goes on
+    over the next rows until it is whole: 32 or 64 hex digits, or one token."""
     parts: dict[str, list[str]] = {}
     at: dict[str, int] = {}
-    current: str | None = None
-    start = len(rows)
+    current = ""
     for index, (number, row) in enumerate(rows):
-        if not row and len(parts) == len(HEADERS):
-            start = index + 1
-            break
-        current = current if row else None
-        for token in row.split():
+        for place, token in enumerate(row.split()):
             name, colon, rest = token.partition(":")
-            if not colon:
-                if current is None:
-                    missing = f"the header {HEADERS[len(parts)]} is missing"
-                    raise ParcelError(f"parcel line {number}: {missing}" if parts else
-                                      f"parcel line {number}: a header must come first")
-                parts[current].append(token)
-            elif name not in HEADERS:
-                raise ParcelError(f"parcel line {number}: unknown header {name[:20]!r}")
-            elif name in parts:
-                raise ParcelError(f"parcel line {number}: the header {name} twice")
-            elif name != HEADERS[len(parts)]:
-                raise ParcelError(f"parcel line {number}: the header {HEADERS[len(parts)]} "
-                                  f"is missing before {name}")
-            else:
+            value = "".join(parts.get(current, ["-"]))
+            if colon:
+                if name not in HEADERS:
+                    raise ParcelError(f"parcel line {number}: unknown header {name[:20]!r}")
+                if name in parts:
+                    raise ParcelError(f"parcel line {number}: the header {name} twice")
+                if name != HEADERS[len(parts)]:
+                    raise ParcelError(f"parcel line {number}: the header {HEADERS[len(parts)]} "
+                                      f"is missing before {name}")
                 parts[name], at[name], current = [rest], number, name
-            if current is not None and sum(map(len, parts[current])) > 64:
-                raise ParcelError(f"parcel line {number}: the header {current} runs on too "
-                                  "long (no blank line after the headers?)")
+            elif not value or value != "-" and len(value) < _WHOLE.get(current, 0):
+                parts[current].append(token)
+            elif len(parts) == len(HEADERS) and not place:
+                return {name: "".join(value) for name, value in parts.items()}, at, index
+            else:
+                raise ParcelError(f"parcel line {number}: " + (
+                    f"the header {current} runs on" if len(parts) == len(HEADERS)
+                    else f"the header {HEADERS[len(parts)]} is missing" if parts
+                    else "a header must come first"))
     if len(parts) < len(HEADERS):
         where = f"parcel line {rows[-1][0] + 1}: " if rows else ""
         raise ParcelError(f"{where}the header {HEADERS[len(parts)]} is missing")
-    return {name: "".join(value) for name, value in parts.items()}, at, start
+    return {name: "".join(value) for name, value in parts.items()}, at, len(rows)
 
 
 def _decode(rows: list[tuple[int, str]], limit: int) -> bytes:

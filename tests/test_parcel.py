@@ -163,6 +163,9 @@ SURVIVED = {
     "tabs and spaces inside rows": lambda t: "".join(
         t.replace(row, row[:20] + "\t" + row[20:40] + " " + row[40:]) for row in body_rows(t)[:1]),
     "blank lines doubled": lambda t: t.replace("\n", "\n\n"),
+    "the blank line after the headers lost": lambda t: t.replace("\n\n", "\n"),
+    "a header's value broken over lines, blank ones between": lambda t: t.replace(
+        "SHA256: ", "SHA256:\n\n").replace("Head: ", "Head: \n \n"),
     "mail text around it": lambda t: GREETING + t + SIGNATURE,
     "a '>'-quoted reply with a greeting": lambda t: (
         "Thanks, got it.\r\n\r\nOn Tue, Ben wrote:\r\n"
@@ -287,7 +290,8 @@ def test_an_empty_line_or_a_carriage_return_is_refused_even_under_a_right_checks
     (("After: 5\n", ""), "parcel line 3: the header After is missing before Head"),
     (("Head:", "After: 5 Head:"), "parcel line 4: the header After twice"),
     (("SHA256: ", "SHA256:\nHash: "), "parcel line 7: unknown header 'Hash'"),
-    (("\n\n", "\n"), "the header SHA256 runs on too long (no blank line after the headers?)"),
+    (("\n\n", " AAAA\n\n"), "parcel line 6: the header SHA256 runs on"),
+    (("SHA256: ", "SHA256: 0"), "parcel line 6: SHA256 '0173"),
     (("After: 5", "After: 05"), "parcel line 3: After '05' is not a seq or -1"),
     (("After: 5", "After: -1"), "parcel line 4: Head must be - when After is -1"),
     ((f"Game: {GAME_ID}", f"Game: {GAME_ID.upper()}"), "parcel line 2: Game '0123"),
@@ -298,7 +302,7 @@ def test_a_header_out_of_form_is_refused(change, reason):
 
 def test_a_header_that_is_not_one_is_refused():
     refused(wrap(SENT).replace("Game:", "Game"), "parcel line 2: a header must come first")
-    refused(wrap(SENT).replace("SHA256:", ""), "the header Lines runs on too long")
+    refused(wrap(SENT).replace("SHA256:", ""), "parcel line 6: the header SHA256 is missing")
     text = wrap(SENT)
     refused(text.replace(text.split("\n")[5] + "\n", ""), "parcel line 7: the header SHA256 is missing")
 
