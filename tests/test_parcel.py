@@ -107,8 +107,11 @@ def test_a_local_parcel_from_line_0_and_an_empty_one():
     Parcel(game="", after=-1, head=None, lines=(b"",)),
     Parcel(game="", after=-1, head=None, lines=(b"{}\n",)),
     Parcel(game="", after=-1, head=None, lines=(b"{}\r{}",)),
+    Parcel(game="-", after=-1, head=None, lines=()),
+    Parcel(game="", after=-1, head="", lines=()),
+    Parcel(game="", after=3, head="-", lines=()),
 ], ids=["upper-case id", "no head", "head before line 0", "after -2", "empty line",
-        "newline", "carriage return"])
+        "newline", "carriage return", "id -", "head ''", "head -"])
 def test_wrap_refuses_a_parcel_it_cannot_write(parcel):
     with pytest.raises(ValueError):
         wrap(parcel)
