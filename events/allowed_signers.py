@@ -18,6 +18,7 @@ import calendar
 import functools
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from meeple.events.sshsig import ED25519, NAMESPACE, KeyProblem, PublicKey, key_type_of
@@ -194,7 +195,7 @@ def _moment(value: str | None, where: str, name: str) -> float | None:
     return float(calendar.timegm(parsed) if utc else time.mktime(parsed))
 
 
-def allows(signers: list[AllowedSigner], principal: str, key: PublicKey, *,
+def allows(signers: Iterable[AllowedSigner], principal: str, key: PublicKey, *,
            now: float | None = None) -> bool:
     """Whether some entry lets ``key`` sign for ``principal`` in meeple's namespace, at
     ``now`` (seconds since the epoch; by default the present, as ssh-keygen checks):

@@ -17,31 +17,25 @@ after the last; no lines, no payload and no rows). A line is never empty and hol
 ``\\n`` nor ``\\r``. The base64 is RFC 4648's standard alphabet, ``=`` padded, in its canonical
 form. The checksum is the SHA-256 in lowercase hex of the four header lines above it as
 written here (one space after each colon, each line ending with ``\\n``) followed by the
-payload, so it covers the headers too. ``wrap`` writes exactly this, pure ASCII, ending with a
-newline; a change to this format changes the BEGIN line.
+payload, so it covers the headers too. It finds damage, not forgery: anyone can compute it
+(a signature in the lines tells who wrote them). ``wrap`` writes exactly this, pure ASCII,
+ending with a newline; a change to this format changes the BEGIN line. ``meeple send``
+writes a parcel, ``meeple receive`` reads one.
 
 ``unwrap`` finds the one parcel in a text and ignores the text around it (a mail's greeting,
 signature, other quoted text, bytes that are not UTF-8). Inside the parcel it takes any line
 ends (LF, CRLF, CR), spaces and tabs before and after a line, quoting (``>`` or ``> `` to any
-depth, as long as no line is quoted deeper than the BEGIN line), blank lines added to the
-body, and lines broken up again, shorter, anywhere (a header's value may go on over the next
-lines, up to the blank line that ends the headers). Anything else is refused with a
-``ParcelError``: a character that is not ASCII, a header unknown, missing, repeated or out
+depth, as long as no line is quoted deeper than the BEGIN line), blank lines added or lost,
+and lines broken up again, shorter, anywhere but in a marker or a header's name (a value
+goes on over the next lines until it has all its hex digits). Anything else is refused with
+a ``ParcelError``: a character that is not ASCII, a header unknown, missing, repeated or out
 of order, a row that is not base64, base64 cut short or changed, a checksum or a line count
 that does not match, a parcel without its END line, a second parcel. Line numbers in its
 message count the lines of the text given, from 1, so they point into the file or mail.
 
 >>> text = wrap(Parcel(game="", after=-1, head=None, lines=(b'{"seq":0}', b'{"seq":1}')))
->>> print(text, end="")
------BEGIN MEEPLE PARCEL-----
-Game: -
-After: -1
-Head: -
-Lines: 2
-SHA256: e9992854...
-<BLANKLINE>
-eyJzZXEiOjB9Cnsic2VxIjoxfQ==
------END MEEPLE PARCEL-----
+>>> text.splitlines()[1:7]
+['Game: -', 'After: -1', 'Head: -', 'Lines: 2', 'SHA256: e9992854...', '']
 >>> unwrap("Hi,\\r\\n> > " + text.replace("\\n", "\\r\\n> > "), limit=1000).lines
 (b'{"seq":0}', b'{"seq":1}')
 """
@@ -73,9 +67,12 @@ _VALUES = {
     "Lines": (re.compile(r"0|[1-9][0-9]{0,14}"), "a count of lines"),
     "SHA256": (re.compile(r"[0-9a-f]{64}"), "64 lowercase hex digits"),
 }
-_QUOTING = re.compile(r"[ \t\f\v>]*")
+#: how long a value broken over lines can grow: the hex digits of an id or a hash
+_WHOLE = {"Game": 32, "Head": 64, "SHA256": 64}
+_SPACES = " \t\f\v"
+#: what quoting and indenting put before a line
+_QUOTING = _SPACES + ">"
 _LINE_END = re.compile(r"\r\n|\r|\n")
-_SPACE = re.compile(r"[ \t\f\v]+")
 _BASE64 = re.compile(r"[A-Za-z0-9+/=]*")
 _STARTS = re.compile(rb"(?:\A|[\r\n])[ \t>]*" + re.escape(BEGIN.encode()))
 
@@ -102,6 +99,8 @@ def wrap(parcel: Parcel) -> str:
 
     :raises ValueError: for a parcel that cannot be written (a malformed id or head, an
         empty line or one holding a line end)."""
+    if parcel.game == "-" or parcel.head in ("", "-"):
+        raise ValueError("a local game's id is \"\", a missing head None, never -")
     _check_fields(parcel.game or "-", str(parcel.after), parcel.head or "-", ValueError)
     for line in parcel.lines:
         if not line or b"\n" in line or b"\r" in line:
@@ -109,11 +108,9 @@ def wrap(parcel: Parcel) -> str:
     payload = b"\n".join(parcel.lines)
     body = base64.b64encode(payload).decode("ascii")
     rows = [body[start:start + WIDTH] for start in range(0, len(body), WIDTH)]
-    checksum = _checksum(parcel.game, parcel.after, parcel.head, len(parcel.lines), payload)
-    return "\n".join([
-        BEGIN, *_heading(parcel.game, parcel.after, parcel.head, len(parcel.lines)),
-        f"SHA256: {checksum}", "", *rows, END, "",
-    ])
+    heading = _heading(parcel.game, parcel.after, parcel.head, len(parcel.lines))
+    return "\n".join([BEGIN + "\n" + heading + "SHA256: " + _checksum(heading, payload), "",
+                      *rows, END, ""])
 
 
 def unwrap(text: str | bytes, *, limit: int) -> Parcel:
@@ -137,7 +134,7 @@ def unwrap(text: str | bytes, *, limit: int) -> Parcel:
     game = "" if values["Game"] == "-" else values["Game"]
     after, count = int(values["After"]), int(values["Lines"])
     head = None if values["Head"] == "-" else values["Head"]
-    if _checksum(game, after, head, count, payload) != values["SHA256"]:
+    if _checksum(_heading(game, after, head, count), payload) != values["SHA256"]:
         raise ParcelError(f"parcel line {at['SHA256']}: the checksum does not match: "
                           "the parcel was changed on the way")
     carried = payload.split(b"\n") if payload else []
@@ -156,12 +153,12 @@ def looks_like_parcel(data: bytes) -> bool:
     return _STARTS.search(data[:LOOK]) is not None
 
 
-def _heading(game: str, after: int, head: str | None, count: int) -> list[str]:
-    return [f"Game: {game or '-'}", f"After: {after}", f"Head: {head or '-'}", f"Lines: {count}"]
+def _heading(game: str, after: int, head: str | None, count: int) -> str:
+    """The four header lines the checksum covers, each ending with a newline."""
+    return f"Game: {game or '-'}\nAfter: {after}\nHead: {head or '-'}\nLines: {count}\n"
 
 
-def _checksum(game: str, after: int, head: str | None, count: int, payload: bytes) -> str:
-    heading = "".join(line + "\n" for line in _heading(game, after, head, count))
+def _checksum(heading: str, payload: bytes) -> str:
     return hashlib.sha256(heading.encode("ascii") + payload).hexdigest()
 
 
@@ -196,15 +193,15 @@ def _find(lines: list[str]) -> tuple[int, int]:
                               "the start of the parcel is missing")
         raise ParcelError("no meeple parcel in it")
     begin = next(index for index, line in enumerate(lines) if _BEGIN_WORDS in line)
-    after = [index for index in ends if index >= begin]
-    if not after:
+    end = next((index for index in ends if index >= begin), None)
+    if end is None:
         raise ParcelError(f"parcel line {begin + 1}: a BEGIN line with no END line: "
                           "the parcel is cut short")
-    stray = [index for index in ends if index != after[0]]
-    if stray:
-        raise ParcelError(f"parcel line {stray[0] + 1}: an END line of another parcel: "
+    stray = next((index for index in ends if index != end), None)
+    if stray is not None:
+        raise ParcelError(f"parcel line {stray + 1}: an END line of another parcel: "
                           "send one at a time")
-    return begin, after[0]
+    return begin, end
 
 
 def _unquote(lines: list[str], begin: int, end: int) -> list[tuple[int, str]]:
@@ -216,17 +213,16 @@ def _unquote(lines: list[str], begin: int, end: int) -> list[tuple[int, str]]:
         line = lines[index]
         if not line.isascii():
             raise ParcelError(f"parcel line {index + 1}: a character that is not ASCII")
-        quoting = _QUOTING.match(line)
-        assert quoting is not None
-        quotes = quoting.group().count(">")
+        unquoted = line.lstrip(_QUOTING)
+        quotes = line[:len(line) - len(unquoted)].count(">")
         if index == begin:
             depth = quotes
         elif quotes > depth:
             raise ParcelError(f"parcel line {index + 1}: quoted deeper than the BEGIN line")
-        row = line[quoting.end():].rstrip(" \t\f\v")
-        marker = BEGIN if index == begin else END if index == end else None
-        if marker is not None and row != marker:
-            raise ParcelError(f"parcel line {index + 1}: the {marker.strip('-').split()[0]} "
+        row = unquoted.rstrip(_SPACES)
+        marker = BEGIN if index == begin else END if index == end else row
+        if row != marker:
+            raise ParcelError(f"parcel line {index + 1}: the {marker.split()[0].strip('-')} "
                               "line is damaged, or not on a line of its own")
         rows.append((index + 1, row))
     return rows[1:-1]
@@ -234,38 +230,41 @@ def _unquote(lines: list[str], begin: int, end: int) -> list[tuple[int, str]]:
 
 def _read_headers(rows: list[tuple[int, str]]) -> tuple[dict[str, str], dict[str, int], int]:
     """The headers' values, the line each starts on, and the index in ``rows`` where the
-    body starts: after the first blank line that follows the last header's name."""
+    body starts: at the first row after the last header's value is whole. A value goes on
+    over the next rows until it is whole: 32 or 64 hex digits, or one token."""
     parts: dict[str, list[str]] = {}
     at: dict[str, int] = {}
-    current: str | None = None
-    start = len(rows)
+    current = ""
     for index, (number, row) in enumerate(rows):
-        if not row and len(parts) == len(HEADERS):
-            start = index + 1
-            break
-        for token in row.split():
+        for place, token in enumerate(row.split()):
             name, colon, rest = token.partition(":")
-            if not colon:
-                if current is None:
-                    raise ParcelError(f"parcel line {number}: a header must come first, "
-                                      f"{HEADERS[0]}: ...")
-                parts[current].append(token)
-            elif name not in HEADERS:
-                raise ParcelError(f"parcel line {number}: unknown header {name[:20]!r}")
-            elif name in parts:
-                raise ParcelError(f"parcel line {number}: the header {name} twice")
-            elif name != HEADERS[len(parts)]:
-                raise ParcelError(f"parcel line {number}: the header {HEADERS[len(parts)]} "
-                                  f"is missing before {name}")
-            else:
+            value = "".join(parts.get(current, ["-"]))
+            if colon:
+                if name not in HEADERS:
+                    raise ParcelError(f"parcel line {number}: unknown header {name[:20]!r}")
+                if name in parts:
+                    raise ParcelError(f"parcel line {number}: the header {name} twice")
+                if name != HEADERS[len(parts)]:
+                    raise ParcelError(f"parcel line {number}: the header {HEADERS[len(parts)]} "
+                                      f"is missing before {name}")
                 parts[name], at[name], current = [rest], number, name
-            if current is not None and sum(map(len, parts[current])) > 64:
-                raise ParcelError(f"parcel line {number}: the header {current} runs on too "
-                                  "long (no blank line after the headers?)")
+            elif not value or value != "-" and len(value) < _WHOLE.get(current, 0):
+                parts[current].append(token)
+            elif len(parts) == len(HEADERS) and not place:
+                return _joined(parts), at, index
+            else:
+                raise ParcelError(f"parcel line {number}: " + (
+                    f"the header {current} runs on" if len(parts) == len(HEADERS)
+                    else f"the header {HEADERS[len(parts)]} is missing" if parts
+                    else "a header must come first"))
     if len(parts) < len(HEADERS):
         where = f"parcel line {rows[-1][0] + 1}: " if rows else ""
         raise ParcelError(f"{where}the header {HEADERS[len(parts)]} is missing")
-    return {name: "".join(value) for name, value in parts.items()}, at, start
+    return _joined(parts), at, len(rows)
+
+
+def _joined(parts: dict[str, list[str]]) -> dict[str, str]:
+    return {name: "".join(value) for name, value in parts.items()}
 
 
 def _decode(rows: list[tuple[int, str]], limit: int) -> bytes:
@@ -273,7 +272,7 @@ def _decode(rows: list[tuple[int, str]], limit: int) -> bytes:
     it is exactly what ``wrap`` would have written for it."""
     chunks = []
     for number, row in rows:
-        chunk = _SPACE.sub("", row)
+        chunk = "".join(row.split())
         if not _BASE64.fullmatch(chunk):
             raise ParcelError(f"parcel line {number}: not base64")
         chunks.append(chunk)

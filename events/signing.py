@@ -86,7 +86,9 @@ def load_signer(path: str | os.PathLike[str], passphrase: bytes | None = None) -
 
     name = os.fspath(path)
     data = _read_key_file(name, private=True)
-    key_type, encrypted = _private_header(data, name)
+    first_key, cipher = _private_header(data, name)
+    encrypted = cipher != "none"
+    key_type = key_type_of(first_key)
     if key_type != ED25519:
         raise another_type(name, key_type)
     secret: bytes | None = None
@@ -97,8 +99,10 @@ def load_signer(path: str | os.PathLike[str], passphrase: bytes | None = None) -
                              f"environment variable {PASSPHRASE_VARIABLE}")
     try:
         private = load_ssh_private_key(data, secret)
-    except UnsupportedAlgorithm as exc:
-        raise KeyProblem(f"{name}: cannot decrypt the key here ({exc})") from None
+    except UnsupportedAlgorithm:
+        raise KeyProblem(f"{name}: encrypted with {cipher}, which meeple cannot decrypt: "
+                         f"ssh-keygen -p -Z aes256-ctr -f {shlex.quote(name)} re-encrypts "
+                         "it") from None
     except (ValueError, TypeError):
         if encrypted:
             given = f" (from {PASSPHRASE_VARIABLE})" if not passphrase else ""
@@ -106,7 +110,15 @@ def load_signer(path: str | os.PathLike[str], passphrase: bytes | None = None) -
         raise KeyProblem(f"{name}: not a valid OpenSSH private key (damaged)") from None
     if not isinstance(private, Ed25519PrivateKey):
         raise another_type(name, key_type)
-    return Signer(private)
+    signer = Signer(private)
+    try:
+        stated = PublicKey.from_blob(first_key, name)
+    except KeyProblem:
+        stated = None
+    if signer.public != stated:  # a damaged private part would sign with another key
+        raise KeyProblem(f"{name}: not a valid OpenSSH private key (damaged: its private part "
+                         "does not match its public key)")
+    return signer
 
 
 def load_public(path: str | os.PathLike[str]) -> PublicKey:
@@ -229,9 +241,9 @@ def _read_key_file(name: str, *, private: bool) -> bytes:
     return data
 
 
-def _private_header(data: bytes, name: str) -> tuple[str, bool]:
-    """The key type an OpenSSH private key file names in its clear part, and whether the
-    private part is encrypted (OpenSSH's PROTOCOL.key)."""
+def _private_header(data: bytes, name: str) -> tuple[bytes, str]:
+    """The public key an OpenSSH private key file holds in its clear part (a blob), and
+    the cipher of its private part (``none``: not encrypted) (OpenSSH's PROTOCOL.key)."""
     text = data.strip()
     if not text.startswith(_PRIVATE_BEGIN):
         if text.startswith(b"-----BEGIN"):
@@ -256,4 +268,5 @@ def _private_header(data: bytes, name: str) -> tuple[str, bool]:
         first_key = reader.string()
     except (binascii.Error, ValueError):
         raise KeyProblem(f"{name}: not a valid OpenSSH private key (damaged)") from None
-    return key_type_of(first_key), cipher != b"none"
+    shown = cipher.decode("ascii", "replace")[:60]
+    return first_key, shown if shown.isprintable() else "an unknown cipher"

@@ -33,7 +33,7 @@ BEGIN = "-----BEGIN SSH SIGNATURE-----"
 END = "-----END SSH SIGNATURE-----"
 #: how ssh-keygen wraps the base64 of an armoured signature
 ARMOUR_COLUMNS = 70
-#: the longest signature text read (a meeple signature is 200 characters)
+#: the longest signature text read (a meeple signature is 236 characters)
 MAX_SIGNATURE_CHARS = 4096
 
 
@@ -133,11 +133,11 @@ class PublicKey:
         """The key of an SSH public key blob (``string`` type, ``string`` 32 bytes)."""
         reader = WireReader(blob)
         try:
-            kind, raw = reader.string(), reader.string()
+            if reader.string() != ED25519.encode():
+                raise another_type(source, key_type_of(blob))
+            raw = reader.string()
         except WireReader.Short:
             raise KeyProblem(f"{source}: the key's data is cut short") from None
-        if kind != ED25519.encode():
-            raise another_type(source, key_type_of(blob))
         if len(raw) != 32 or not reader.done:
             raise KeyProblem(f"{source}: the key's data is not an Ed25519 key")
         return cls(raw)
