@@ -13,6 +13,7 @@ import os
 import secrets
 import stat
 from collections.abc import Sequence
+from typing import cast
 
 import msgspec
 
@@ -20,7 +21,7 @@ from meeple.cli.store import Failure
 from meeple.engine import Command, Game
 from meeple.engine.protocol import Chains, duty, waiting_for
 from meeple.events import log as logfile
-from meeple.events.model import Event, GameStarted, Remote
+from meeple.events.model import Event, GameStarted, Remote, TimeoutRule
 
 #: the most a seat file may hold, in bytes
 _SEAT_FILE_LIMIT = 64 * 1024
@@ -228,7 +229,7 @@ def new_remote(keys: Sequence[str], host: int, tiles: int, time_per_move: int | 
     """The ``remote`` field of a new game: a random id, the seats' keys."""
     return Remote(game=secrets.token_hex(16), keys=tuple(keys), host=host,
                   chain=tiles + 1, time_per_move=time_per_move,
-                  timeout=timeout)  # type: ignore[arg-type]
+                  timeout=cast(TimeoutRule, timeout))
 
 
 def events_written(game: Game, count: int) -> list[Event]:

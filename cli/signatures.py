@@ -15,15 +15,17 @@ from meeple.events.model import GameStarted, Remote
 from meeple.events.signed import split
 
 
-def _remote_log(path: str) -> tuple[logfile.GameLog, Remote, list[bytes]]:
+def _remote_log(path: str) -> tuple[logfile.GameLog, Remote, list[bytes], list[str]]:
+    """A remote game read with every signature checked, the bytes of its lines and the
+    seats' colours."""
     log = logfile.read(path, every_signature=True)
     first = log.events[0]
     remote = first.remote if isinstance(first, GameStarted) else None
-    if not isinstance(remote, Remote):
+    if not isinstance(first, GameStarted) or not isinstance(remote, Remote):
         raise Failure(f"{path}: not a remote game: its lines carry no signatures", 1)
     with open(path, "rb") as file:
         raw = file.read(logfile.MAX_FILE_BYTES + 1).split(b"\n")[:len(log.events)]
-    return log, remote, raw
+    return log, remote, raw, [p.colour for p in first.players]
 
 
 def is_remote(path: str) -> bool:
@@ -44,8 +46,7 @@ def write_signatures(path: str, out: str) -> list[str]:
     """
     from meeple.events.signing import NAMESPACE, armoured
 
-    log, remote, raw = _remote_log(path)
-    colours = [p.colour for p in log.events[0].players]  # type: ignore[attr-defined]
+    log, remote, raw, colours = _remote_log(path)
     try:
         os.mkdir(out)
     except FileExistsError:
@@ -80,7 +81,9 @@ def check_keys(path: str, keys_file: str) -> list[str]:
     """
     from meeple.events.signing import KeyProblem, PublicKey, allows, parse_allowed_signers
 
-    log, remote, _ = _remote_log(path)
+    log, remote, _, _ = _remote_log(path)
+    first = log.events[0]
+    assert isinstance(first, GameStarted)
     try:
         with open(keys_file, encoding="utf-8") as file:
             text = file.read(1024 * 1024 + 1)
@@ -90,7 +93,7 @@ def check_keys(path: str, keys_file: str) -> list[str]:
     except KeyProblem as exc:
         raise Failure(str(exc), 3) from None
     faults = []
-    for player, key in zip(log.events[0].players, remote.keys, strict=True):  # type: ignore[attr-defined]
+    for player, key in zip(first.players, remote.keys, strict=True):
         public = PublicKey.parse(key)
         if not (allows(signers, player.colour, public) or allows(signers, player.name, public)):
             faults.append(f"{path}: seat {player.colour} ({player.name}) plays with the key "
@@ -106,12 +109,11 @@ def compare_copies(first: str, second: str) -> tuple[str, int]:
 
     :raises Failure: not copies of one remote game.
     """
-    log_a, remote_a, raw_a = _remote_log(first)
-    log_b, remote_b, raw_b = _remote_log(second)
+    log_a, remote_a, raw_a, colours = _remote_log(first)
+    log_b, remote_b, raw_b, _ = _remote_log(second)
     if remote_a.game != remote_b.game:
         raise Failure(f"{first} and {second} are not copies of one game (ids "
                       f"{remote_a.game[:12]} and {remote_b.game[:12]})", 1)
-    colours = [p.colour for p in log_a.events[0].players]  # type: ignore[attr-defined]
     for seq, (a, b) in enumerate(zip(raw_a, raw_b, strict=False)):
         if a == b:
             continue

@@ -7,11 +7,13 @@ each seat's commitment to its hash chains and each element it reveals (RM-2,
 
 from __future__ import annotations
 
+from typing import cast
+
 from meeple.engine.commands import Commit, DrawTile, Reveal, RollDice
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.joint import RULE, check_commit, check_reveal
 from meeple.engine.state import GameState
-from meeple.events.model import Committed, DiceRolled, Event, Revealed, Roll, TileDrawn
+from meeple.events.model import Colour, Committed, DiceRolled, Event, Revealed, Roll, TileDrawn
 
 
 def decide_draw(state: GameState, command: DrawTile) -> Event:
@@ -87,7 +89,7 @@ def decide_commit(state: GameState, command: Commit) -> Event:
     seat = _seat(state, command.player)
     assert state.joint is not None
     check_commit(state.joint, seat, command.player, command.chains)
-    return Committed(seq=state.next_seq, player=state.players[seat],  # type: ignore[arg-type]
+    return Committed(seq=state.next_seq, player=cast(Colour, state.players[seat]),
                      chains=tuple(command.chains))
 
 
@@ -99,5 +101,5 @@ def decide_reveal(state: GameState, command: Reveal) -> Event:
     check_reveal(joint, seat, command.player, command.slot, command.index, command.element,
                  mover=state.current,
                  waiting_for_dice=state.battle is not None and state.phase == "resolve")
-    return Revealed(seq=state.next_seq, player=state.players[seat],  # type: ignore[arg-type]
+    return Revealed(seq=state.next_seq, player=cast(Colour, state.players[seat]),
                     slot=command.slot, index=command.index, element=command.element)
