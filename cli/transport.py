@@ -141,11 +141,11 @@ def receive(path: str, source: str) -> Received:
         if line != mine.raw[seq]:
             raise _fork(path, source, mine, seq, line)
     new = incoming[max(0, count - after - 1):]
-    game = _verified(source, mine.raw + new) if new else None
+    whole = _verified(source, mine.raw + new)
+    player = Player(whole, read_seat(path, remote))  # (its key is checked before anything is written)
     if new:
         logfile.append_lines(path, new, mine.log.head or "", count)
     game = Game.load(path)
-    player = Player(game, read_seat(path, remote))
     written = player.owe(game)
     player.save(game)
     return Received(len(new), written, game.head, game)

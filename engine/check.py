@@ -32,7 +32,7 @@ from meeple.engine.editions import edition_named
 from meeple.engine.entered import decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
-from meeple.engine.joint import RULE, writer
+from meeple.engine.joint import RULE, RULE_SIGNED, writer
 from meeple.engine.playing import walk
 from meeple.engine.setup import seal
 from meeple.engine.state import GameState
@@ -211,7 +211,8 @@ def _signed_judge(signers: Sequence[int]) -> Callable[[GameState, Event], None]:
             if signers[seq] != expected:
                 raise _Found(Finding(seq, f"signed by seat {signers[seq]} "
                                      f"({state.players[signers[seq]]}), where seat {expected} "
-                                     f"({state.players[expected]}) writes this line", RULE,
+                                     f"({state.players[expected]}) writes this line",
+                                     RULE_SIGNED,
                                      state.players[expected], state.players[signers[seq]]))
         _judge(state, event)
 

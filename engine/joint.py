@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 
 #: the rule id of the remote-play rules (README, "Playing remotely")
 RULE = "RM-2"
+#: the rule id of signed lines: each line signed by the seat that writes it
+RULE_SIGNED = "RM-1"
 #: the lines the player to move writes (and signs)
 _MOVES = (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack, Undone, Redone)
 

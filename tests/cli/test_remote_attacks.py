@@ -1,0 +1,165 @@
+"""A remote game's copies hold against a hostile player (README, "Playing remotely"): what
+`receive` refuses leaves the log byte for byte as it was, with one located line and its
+exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from meeple.engine import Game
+
+from helpers import main
+
+pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
+                                reason="OpenSSH's ssh-keygen is not installed")
+
+
+def meeple(home: Path, *args: object, code: int = 0) -> subprocess.CompletedProcess:
+    done = main(*args, env={"HOME": str(home)})
+    assert done.returncode == code, (args, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    return done
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> dict[str, Path]:
+    """Alice (red, who set up) and Bob (black), two moves into a classic game: Bob to move."""
+    paths = {}
+    for name in ("alice", "bob"):
+        home = tmp_path / name
+        home.mkdir()
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                        str(home / "key")], check=True)
+        paths[name] = home
+    alice, bob = paths["alice"], paths["bob"]
+    meeple(alice, "new", alice / "g.jsonl", "--edition", "classic", "--players", "red,black",
+           "--remote", "--key", alice / "key", "--seat-key", f"red={alice / 'key.pub'}",
+           "--seat-key", f"black={bob / 'key.pub'}")
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
+    meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
+    meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
+    meeple(alice, "receive", alice / "g.jsonl", tmp_path / "joined.txt")
+    move = Game.load(alice / "g.jsonl").legal_moves()[0]
+    meeple(alice, "place", alice / "g.jsonl", move.x, move.y, move.rotation, "--no-meeple")
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "turn1.txt")
+    meeple(bob, "receive", bob / "g.jsonl", tmp_path / "turn1.txt")
+    return {"alice": alice, "bob": bob, "root": tmp_path}
+
+
+def bob_moves(bob: Path, out: Path, choice: int = 0) -> None:
+    move = Game.load(bob / "g.jsonl").legal_moves()[choice]
+    meeple(bob, "place", bob / "g.jsonl", move.x, move.y, move.rotation, "--no-meeple")
+    meeple(bob, "send", bob / "g.jsonl", "--out", out)
+
+
+def refused(home: Path, parcel: Path, code: int) -> str:
+    game = home / "g.jsonl"
+    before = game.read_bytes()
+    done = meeple(home, "receive", game, parcel, code=code)
+    assert game.read_bytes() == before, "nothing is appended"
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def whole_log_with(bob: Path, out: Path, change) -> Path:
+    """Bob's whole log, with its last line changed by ``change``, as a file to receive."""
+    lines = (bob / "g.jsonl").read_bytes().split(b"\n")[:-1]
+    lines[-1] = change(lines[-1])
+    out.write_bytes(b"\n".join(lines) + b"\n")
+    return out
+
+
+def test_a_turn_arrives_and_the_same_file_twice_is_harmless(table):
+    bob, alice, root = table["bob"], table["alice"], table["root"]
+    bob_moves(bob, root / "turn2.txt")
+    first = meeple(alice, "receive", alice / "g.jsonl", root / "turn2.txt")
+    assert first.stdout.startswith("received ")
+    size = (alice / "g.jsonl").stat().st_size
+    again = meeple(alice, "receive", alice / "g.jsonl", root / "turn2.txt")
+    assert again.stdout.startswith("nothing new")
+    assert (alice / "g.jsonl").stat().st_size == size
+
+
+def test_a_changed_signature_is_refused_at_its_line(table):
+    bob, alice, root = table["bob"], table["alice"], table["root"]
+    bob_moves(bob, root / "turn2.txt")
+
+    def flip(line: bytes) -> bytes:
+        at = line.rindex(b'"sig":"') + 20
+        return line[:at] + (b"A" if line[at:at + 1] != b"A" else b"B") + line[at + 1:]
+
+    line = refused(alice, whole_log_with(bob, root / "forged.jsonl", flip), 3)
+    assert "forged.jsonl:" in line and "signature" in line
+
+
+def test_a_move_signed_by_the_other_seat_is_refused(table):
+    """Alice's key signs a line that only Bob may write: it verifies as Alice's signature,
+    and is refused as not hers to write."""
+    from meeple.events.signed import attach, split
+    from meeple.events.signing import load_signer
+
+    bob, alice, root = table["bob"], table["alice"], table["root"]
+    bob_moves(bob, root / "turn2.txt")
+    lines = (bob / "g.jsonl").read_bytes().split(b"\n")[:-1]
+    body, _ = split(lines[-1])
+    lines[-1] = attach(body, load_signer(alice / "key").sign(body))
+    (root / "resigned.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    line = refused(alice, root / "resigned.jsonl", 3)
+    assert "signed by seat 0 (red)" in line and "RM-" in line
+
+
+def test_lines_of_another_game_are_refused(table, tmp_path):
+    alice = table["alice"]
+    other = tmp_path / "other"
+    other.mkdir()
+    meeple(alice, "new", other / "g.jsonl", "--edition", "classic", "--players", "red,black",
+           "--remote", "--key", alice / "key", "--seat-key", f"red={alice / 'key.pub'}",
+           "--seat-key", f"black={table['bob'] / 'key.pub'}")
+    line = refused(alice, other / "g.jsonl", 1)
+    assert "another game" in line
+
+
+def test_a_truncated_parcel_is_refused(table):
+    bob, alice, root = table["bob"], table["alice"], table["root"]
+    bob_moves(bob, root / "turn2.txt")
+    text = (root / "turn2.txt").read_text().splitlines()
+    (root / "cut.txt").write_text("\n".join(text[:len(text) // 2]) + "\n")
+    assert "parcel" in refused(alice, root / "cut.txt", 3)
+
+
+def test_a_fork_is_refused_and_two_copies_prove_the_equivocation(table):
+    """Bob sends one move, then from a copy of his folder another after the same line."""
+    bob, alice, root = table["bob"], table["alice"], table["root"]
+    twin = root / "bob-twin"
+    shutil.copytree(bob, twin)
+    secret = twin / "g.jsonl.secret"
+    os.chmod(secret, 0o600)
+    meeple(twin, "receive", twin / "g.jsonl", root / "turn1.txt")  # the same state
+    bob_moves(bob, root / "turn2.txt", choice=0)
+    game = json.loads(meeple(twin, "status", twin / "g.jsonl", "--json").stdout)
+    assert game["remote"]["your_turn"]
+    move = Game.load(twin / "g.jsonl").legal_moves()[-1]
+    meeple(twin, "place", twin / "g.jsonl", move.x, move.y, move.rotation, "--no-meeple")
+    meeple(twin, "send", twin / "g.jsonl", "--out", root / "turn2b.txt")
+    meeple(alice, "receive", alice / "g.jsonl", root / "turn2.txt")
+    line = refused(alice, root / "turn2b.txt", 1)
+    assert "forks" in line and "last common head" in line
+    proof = meeple(alice, "check", bob / "g.jsonl", twin / "g.jsonl", code=1)
+    assert "equivocation: black signed two different lines" in proof.stdout
+
+
+def test_not_your_turn_and_a_key_too_open(table):
+    alice = table["alice"]
+    move_refused = meeple(alice, "place", alice / "g.jsonl", "0", "1", "0", code=1)
+    assert "not your turn" in move_refused.stderr
+    os.chmod(alice / "key", 0o644)
+    bob_moves(table["bob"], table["root"] / "turn2.txt")
+    line = refused(alice, table["root"] / "turn2.txt", 3)
+    assert "too open" in line
