@@ -135,19 +135,24 @@ def attack_table(seed: int) -> Table:
 
 
 def test_no_seat_reveals_the_dice_of_a_turn_before_it_waits_for_them() -> None:
+    """Neither the mover (who would know the dice before the attack, with the other seats'
+    elements) nor another seat (who would know them before the turn, with the mover's): every
+    element of a turn's dice is refused until the turn waits for them, and then it comes."""
     table = attack_table(2)
     commit_all(table)
     seats = 2
     for mover in range(seats):
-        other = 1 - mover
-        assert "waits for its dice" in refused(table, other, reveal(table, other, 2 + mover, 0))
-    tried = opened = 0
+        for seat in range(seats):
+            assert "waits for its dice" in refused(table, seat, reveal(table, seat, 2 + mover, 0))
+    tried = opened = attacks = 0
     for _ in table.lines():
         joint = table.state.joint
         assert joint is not None
         mover = table.state.current
-        for other in range(seats):
-            if other == mover or joint.revealed(other, seats + mover) or table.game.over:
+        if table.game.phase == "meeple":
+            attacks += any("@" in t for m in table.game.legal_moves() for t in m.targets)
+        for seat in range(seats):
+            if joint.revealed(seat, seats + mover) or table.game.over:
                 continue
             if awaiting(table.state) == "dice":
                 opened += 1
@@ -155,9 +160,9 @@ def test_no_seat_reveals_the_dice_of_a_turn_before_it_waits_for_them() -> None:
                 tried += 1
                 index = joint.used[seats + mover]
                 assert "waits for its dice" in refused(
-                    table, other, reveal(table, other, seats + mover, index))
-    assert opened and tried > 100, "the game had battles, and turns before them"
-    assert sum(isinstance(e, DiceRolled) for e in table.events) >= opened
+                    table, seat, reveal(table, seat, seats + mover, index))
+    assert opened and attacks and tried > 100, "the game had battles, and turns before them"
+    assert sum(isinstance(e, DiceRolled) for e in table.events) * seats >= opened
 
 
 # -- 2. who signs each line --------------------------------------------------------------
@@ -203,7 +208,8 @@ def test_the_set_up_is_signed_by_its_host_and_every_line_by_someone(signed_game)
 
 class Eager:
     """A whole game in which, before every line, each seat tries to reveal its own next draw
-    and its element of every other seat's next dice (so as to know them early). ``refusals``
+    and, until a turn waits for its dice, its element of every seat's next dice (so as to know
+    them early). ``refusals``
     counts the tries refused; ``moments`` holds, for each draw (its drawer and index) the
     first time it waits for its drawer alone, whether its material was unknown then and
     whether the drawer's element was in the log."""
@@ -218,8 +224,10 @@ class Eager:
             if not joint.all_committed or table.game.over:
                 continue
             self.note_moment()
+            # once the turn waits for its dice, they come in the protocol's order
+            dice = range(seats, 2 * seats) if awaiting(table.state) != "dice" else ()
             for seat in range(seats):
-                for slot in [seat] + [seats + m for m in range(seats) if m != seat]:
+                for slot in [seat, *dice]:
                     if not joint.revealed(seat, slot):
                         self.try_reveal(seat, slot)
                         joint = table.state.joint
@@ -311,9 +319,11 @@ def test_no_draw_is_known_before_its_drawer_reveals(eager) -> None:
     assert set(eager.moments.values()) == {(True, False)}
 
 
-def test_no_attacker_knows_the_dice_before_the_attack(eager_battles) -> None:
-    """For every roll, the line that completed its material comes after the turn's moves and
-    is not the mover's; the roll is what the revealed elements give."""
+def test_nobody_knows_the_dice_before_the_attack(eager_battles) -> None:
+    """For every roll, every seat's element of its material, the mover's included, comes
+    after the turn's moves (so that no seat, nor every seat but one together, could compute
+    the dice before), the line that completed it is not the mover's, and the roll is what the
+    revealed elements give."""
     table = eager_battles.table
     events, seats = table.events, len(table.colours)
     last_move = mover = offset = 0
@@ -330,8 +340,8 @@ def test_no_attacker_knows_the_dice_before_the_attack(eager_battles) -> None:
         index = opened[-1].index
         lines = [e for e in opened if e.index == index]
         assert sorted(seat_of(table, e.player) for e in lines) == list(range(seats))
+        assert lines[0].seq > last_move, f"line {event.seq + 1}: dice opened before the move"
         completing = lines[-1]
-        assert completing.seq > last_move, f"line {event.seq + 1}: dice known before the move"
         assert seat_of(table, completing.player) != mover
         assert table.signers[completing.seq] != mover
         links = [element(table.chains[s].links[seats + mover], index) for s in range(seats)]
