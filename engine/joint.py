@@ -18,9 +18,10 @@ the same material; a turn's dice are numbers of the ``dice:S`` material of its m
 
 **Who reveals when** (RM-2, enforced here): nothing before every seat has committed; only
 the slot's next element; a draw's own drawer last, once every other seat's element of it is
-in, so nobody knows a tile before the player who draws it; dice of a mover's turn from the
-other seats only once the turn waits for them (its battles are fought after the mover has
-placed their figure), so an attacker cannot know the dice before the attack is sent. Every
+in, so nobody knows a tile before the player who draws it; dice of a mover's turn, from
+every seat, the mover included, only once the turn waits for them (its battles are fought
+after the mover has placed their figure), so that nobody knows the dice before the attack is
+sent: not the attacker, who knows its own element, nor the other seats, who know theirs. Every
 seat's elements are fixed by its commitment: with one honest seat, nobody can bias a draw
 or a die.
 """
@@ -239,10 +240,10 @@ def check_reveal(joint: Joint, seat: int, colour: str, slot_name: str, index: in
                               f"{', '.join(map(str, others))} revealed theirs: the drawer "
                               "reveals last, so that nobody knows a tile before them",
                               rule=RULE)
-    if slot >= joint.seats and seat != owner and not (owner == mover and waiting_for_dice):
+    if slot >= joint.seats and not (owner == mover and waiting_for_dice):
         raise IllegalMove(f"{colour} reveals an element of {slot_name} before seat {owner}'s "
-                          "turn waits for its dice: an attacker must not know the dice before "
-                          "the attack is sent", rule=RULE)
+                          "turn waits for its dice: nobody may know the dice before the attack "
+                          "is sent", rule=RULE)
     key = joint.remote.keys[seat]
     if not follows(joint.remote.game, key, slot_name, revealed, link):
         raise IllegalMove(f"the element {colour} reveals does not hash to the one before it in "

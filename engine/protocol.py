@@ -3,9 +3,9 @@ its secret, what it must write now (its commitment, the elements it may reveal),
 line the game waits for.
 
 "Mover opens": whenever a seat writes, it reveals at once every element it may reveal that
-another seat will need (its element of every other seat's next draw, of its own next dice),
-so that a turn stays one message; its own draw it reveals last, when it is to draw; the dice
-of another seat's turn only once that turn waits for them (``meeple.engine.joint``).
+another seat will need (its element of every other seat's next draw), so that a turn stays
+one message; its own draw it reveals last, when it is to draw; its element of a turn's dice,
+its own turn's included, only once that turn waits for them (``meeple.engine.joint``).
 """
 
 from __future__ import annotations
@@ -49,12 +49,8 @@ def duty(state: GameState, chains: Chains) -> Commit | Reveal | None:
     for other in range(seats):
         if other != seat and not joint.revealed(seat, other):
             return chains.reveal(joint, colour, other)
-    mine = seats + seat
-    if not joint.revealed(seat, mine):
-        return chains.reveal(joint, colour, mine)
     waiting = awaiting(state)
-    if waiting == "dice" and state.current != seat \
-            and not joint.revealed(seat, seats + state.current):
+    if waiting == "dice" and not joint.revealed(seat, seats + state.current):
         return chains.reveal(joint, colour, seats + state.current)
     if waiting == "draw" and state.current == seat and waiting_on(joint, seat) == [seat]:
         return chains.reveal(joint, colour, seat)
