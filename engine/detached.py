@@ -29,10 +29,12 @@ from meeple.engine.applying import (
 from meeple.engine.board import sample_placement
 from meeple.engine.commands import (
     Command,
+    Commit,
     DrawTile,
     PlaceMeeple,
     PlaceTile,
     Redo,
+    Reveal,
     RollDice,
     SkipMeeple,
     TakeBack,
@@ -111,7 +113,7 @@ def play_move(state: GameState, command: Command) -> None:
             spot = Spot(x=command.x, y=command.y,
                         feature=Target.parse(command.target, state.edition).feature)
             take_back(state, state.player, spot)
-        case DrawTile() | RollDice() | Undo() | Redo():
+        case DrawTile() | RollDice() | Undo() | Redo() | Commit() | Reveal():
             raise ValueError(f"{type(command).__name__} is not a move of a playout")
         case _:
             assert_never(command)
