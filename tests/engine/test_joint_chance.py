@@ -185,6 +185,7 @@ def test_a_line_signed_by_another_seat_than_its_writer_is_a_finding_there(signed
     rolled = _first(signed_game.events, DiceRolled)
     lines = {"a move": move, "a reveal": reveal_line, "a commitment": 1, "a draw": drawn,
              "the dice": rolled, "a meeple step": _first(signed_game.events, MeepleSkipped)}
+    assert isinstance(events[1], Committed)
     for what, seq in lines.items():
         for forger in range(3):
             if forger == signers[seq]:
@@ -209,10 +210,9 @@ def test_the_set_up_is_signed_by_its_host_and_every_line_by_someone(signed_game)
 class Eager:
     """A whole game in which, before every line, each seat tries to reveal its own next draw
     and, until a turn waits for its dice, its element of every seat's next dice (so as to know
-    them early). ``refusals``
-    counts the tries refused; ``moments`` holds, for each draw (its drawer and index) the
-    first time it waits for its drawer alone, whether its material was unknown then and
-    whether the drawer's element was in the log."""
+    them early). ``refusals`` counts the tries refused; ``moments`` holds, for each draw (its
+    drawer and index) the first time it waits for its drawer alone, whether its material was
+    unknown then and whether the drawer's element was in the log."""
 
     def __init__(self, edition: str, seats: int, seed: int) -> None:
         self.table = table = Table(edition, seats, seed, attacks=True)
