@@ -198,6 +198,17 @@ def test_a_line_signed_by_another_seat_than_its_writer_is_a_finding_there(signed
             assert finding.found == signed_game.colours[forger], what
 
 
+def test_a_line_signed_by_no_seat_is_a_finding_there(signed_game) -> None:
+    events, signers = list(signed_game.events), signed_game.signers
+    move = _first(signed_game.events, TilePlaced, after=_first(signed_game.events, TileDrawn))
+    for nobody in (3, 7, -1):
+        forged = list(signers)
+        forged[move] = nobody
+        finding = verify(events, signers=forged).finding
+        assert finding is not None
+        assert (finding.seq, finding.rule) == (move, RULE) and "no seat" in finding.message
+
+
 def test_the_set_up_is_signed_by_its_host_and_every_line_by_someone(signed_game) -> None:
     events, signers = list(signed_game.events), list(signed_game.signers)
     for forged in ([1] + signers[1:], signers[:-1], None):
