@@ -317,8 +317,22 @@ def test_a_parcel_over_the_limit_is_refused_before_it_is_decoded(monkeypatch):
     def decode(*args, **kwargs):
         raise AssertionError("decoded")
 
+    assert size % 3 == 0
+    refused(wrap(SENT), f"the parcel carries {size} bytes, more than its limit, {size - 1} bytes",
+            limit=size - 1)
     monkeypatch.setattr(binascii, "a2b_base64", decode)
-    refused(wrap(SENT), f"; the limit is {size - 3}", limit=size - 3)
+    refused(wrap(SENT), f"the parcel carries more than its limit, {size - 3} bytes", limit=size - 3)
+
+
+def test_a_parcel_of_more_lines_than_its_limit_allows_is_refused_before_they_are_read():
+    limit = 16 * 1000
+    lines = tuple(b"x" * 99 for _ in range(limit // 100))
+    whole = Parcel(game="", after=-1, head=None, lines=lines)
+    damaged = quote(hard_wrap(quote(wrap(whole)), 50)).replace("\n", "\n\n")
+    assert unwrap(damaged, limit=limit) == whole
+    text = BEGIN + "\n" * (limit // 8 + 1025) + END
+    refused(text, f"parcel line 1: the parcel runs over {limit // 8 + 1025} lines, more than one "
+                  f"of at most {limit} bytes can have", limit=limit)
 
 
 def test_a_text_far_over_the_limit_is_refused_unread():
@@ -341,6 +355,14 @@ def test_an_end_line_of_another_parcel_is_refused():
     tail = two[two.index("\n") + 1:]
     refused(tail + one, "parcel line 8: an END line of another parcel: send one at a time")
     refused(one + tail, "an END line of another parcel")
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"])
+def test_line_numbers_count_any_line_end(line_end):
+    text = (GREETING + wrap(SENT)).replace("Lines:", "Rows:")
+    assert text.split("\n").index("Rows: 4") == 8
+    refused(text.replace("\n", line_end), "parcel line 9: unknown header 'Rows'")
+    refused(text.replace("\n", line_end).encode(), "parcel line 9: unknown header 'Rows'")
 
 
 def test_no_parcel():
