@@ -23,16 +23,17 @@ payload, so it covers the headers too. It finds damage, not forgery: anyone can 
 a newline; a change to this format changes the BEGIN line.
 
 ``unwrap`` finds the one parcel in a text and ignores the text around it (a mail's greeting,
-signature, other quoted text, bytes that are not UTF-8). Inside the parcel it takes any line
-ends (LF, CRLF, CR), spaces and tabs before and after a line, quoting (``>`` or ``> `` to any
-depth, as long as no line is quoted deeper than the BEGIN line), blank lines added or lost,
-and lines broken up again, shorter, anywhere but in a marker or a header's name (a value
-goes on over the next lines until it has all its hex digits). Anything else is refused with
-a ``ParcelError``: a character that is not ASCII, a header unknown, missing, repeated or out
-of order, a row that is not base64, base64 cut short or changed, a checksum or a line count
-that does not match, a parcel without its END line, a second parcel, a text over
-``4 * limit + SLACK`` characters or a parcel over ``limit // 8 + 1024`` lines. Line numbers in
-its messages count the lines of the text given, from 1, so they point into the file or mail.
+signature, other quoted text, bytes that are not UTF-8, a byte order mark). Inside the
+parcel it takes any line ends (LF, CRLF, CR), spaces and tabs before and after a line,
+quoting (``>`` or ``> `` to any depth, as long as no line is quoted deeper than the BEGIN
+line), blank lines added or lost, and lines broken up again, shorter, anywhere but in a
+marker or a header's name (a value goes on over the next lines until it has all its hex
+digits). Anything else is refused with a ``ParcelError``: a character that is not ASCII, a
+header unknown, missing, repeated or out of order, a row that is not base64, base64 cut
+short or changed, a checksum or a line count that does not match, a parcel without its END
+line, a second parcel, a text over ``4 * limit + SLACK`` characters or a parcel over
+``limit // 8 + 1024`` lines. Its messages count the lines of the text given from 1, so they
+point into the file or mail.
 
 >>> text = wrap(Parcel(game="", after=-1, head=None, lines=(b'{"seq":0}', b'{"seq":1}')))
 >>> text.splitlines()[1:7]
@@ -77,7 +78,7 @@ _SPACES = " \t\f\v"
 #: what quoting and indenting put before a line
 _QUOTING = _SPACES + ">"
 _BASE64 = re.compile(r"[A-Za-z0-9+/=]*")
-_STARTS = re.compile(rb"(?:\A|[\r\n])[ \t>]*" + re.escape(BEGIN.encode()))
+_STARTS = re.compile(rb"(?:\A(?:\xef\xbb\xbf)?|[\r\n])[ \t>]*" + re.escape(BEGIN.encode()))
 
 
 class ParcelError(Exception):
@@ -111,9 +112,9 @@ def wrap(parcel: Parcel) -> str:
     payload = b"\n".join(parcel.lines)
     body = base64.b64encode(payload).decode("ascii")
     rows = [body[start:start + WIDTH] for start in range(0, len(body), WIDTH)]
-    heading = _heading(parcel.game, parcel.after, parcel.head, len(parcel.lines))
-    return "\n".join([BEGIN + "\n" + heading + "SHA256: " + _checksum(heading, payload), "",
-                      *rows, END, ""])
+    heading, checksum = _heading(parcel.game, parcel.after, parcel.head, len(parcel.lines),
+                                 payload)
+    return "\n".join([BEGIN + "\n" + heading + "SHA256: " + checksum, "", *rows, END, ""])
 
 
 def unwrap(text: str | bytes, *, limit: int) -> Parcel:
@@ -126,7 +127,7 @@ def unwrap(text: str | bytes, *, limit: int) -> Parcel:
             f"a text of {len(text)} bytes is too long for a parcel of at most {limit} bytes")
     if isinstance(text, bytes):
         text = text.decode("latin-1")
-    first, segment = _find(text, limit)
+    first, segment = _find(text.removeprefix("\ufeff").removeprefix("\xef\xbb\xbf"), limit)
     rows = _unquote(first, segment)
     parts, at, body = _read_headers(rows, first + segment.count("\n"))
     values = {name: "".join(value) for name, value in parts.items()}
@@ -135,7 +136,7 @@ def unwrap(text: str | bytes, *, limit: int) -> Parcel:
     game = "" if values["Game"] == "-" else values["Game"]
     after, count = int(values["After"]), int(values["Lines"])
     head = None if values["Head"] == "-" else values["Head"]
-    if _checksum(_heading(game, after, head, count), payload) != values["SHA256"]:
+    if _heading(game, after, head, count, payload)[1] != values["SHA256"]:
         raise ParcelError(f"parcel line {at['SHA256']}: the checksum does not match: "
                           "the parcel was changed on the way")
     carried = payload.split(b"\n") if payload else []
@@ -154,13 +155,11 @@ def looks_like_parcel(data: bytes) -> bool:
     return _STARTS.search(data[:LOOK]) is not None
 
 
-def _heading(game: str, after: int, head: str | None, count: int) -> str:
-    """The four header lines the checksum covers, each ending with a newline."""
-    return f"Game: {game or '-'}\nAfter: {after}\nHead: {head or '-'}\nLines: {count}\n"
-
-
-def _checksum(heading: str, payload: bytes) -> str:
-    return hashlib.sha256(heading.encode("ascii") + payload).hexdigest()
+def _heading(game: str, after: int, head: str | None, count: int, payload: bytes
+             ) -> tuple[str, str]:
+    """The four header lines the checksum covers, each ending with a newline; the checksum."""
+    heading = f"Game: {game or '-'}\nAfter: {after}\nHead: {head or '-'}\nLines: {count}\n"
+    return heading, hashlib.sha256(heading.encode("ascii") + payload).hexdigest()
 
 
 def _check_fields(values: dict[str, str], error: type[Exception],

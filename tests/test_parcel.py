@@ -436,6 +436,13 @@ def test_any_one_line_left_out_is_refused():
 
 # --- telling a parcel from a log ---------------------------------------------------------
 
+def test_a_file_saved_with_a_byte_order_mark():
+    data = "\ufeff".encode() + wrap(SENT).replace("\n", "\r\n").encode()
+    assert looks_like_parcel(data)
+    assert unwrap(data, limit=LIMIT) == SENT
+    assert unwrap(data.decode(), limit=LIMIT) == SENT
+
+
 def test_looks_like_parcel():
     assert looks_like_parcel(wrap(SENT).encode())
     assert looks_like_parcel(quote(GREETING + wrap(SENT), "> > ").replace("\n", "\r").encode())
