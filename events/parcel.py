@@ -119,12 +119,12 @@ def wrap(parcel: Parcel) -> str:
 
 def unwrap(text: str | bytes, *, limit: int) -> Parcel:
     """The one parcel in ``text``, carrying at most ``limit`` bytes of payload; a text of
-    more than ``4 * limit`` bytes and ``SLACK`` is refused unread.
+    more than ``4 * limit + SLACK`` characters is refused unread.
 
     :raises ParcelError: for no parcel, two, or one mangled beyond repair."""
     if len(text) > 4 * limit + SLACK:
         raise ParcelError(
-            f"a text of {len(text)} bytes is too long for a parcel of at most {limit} bytes")
+            f"a text of {len(text)} characters is too long for a parcel of at most {limit} bytes")
     if isinstance(text, bytes):
         text = text.decode("latin-1")
     first, segment = _find(text.removeprefix("\ufeff").removeprefix("\xef\xbb\xbf"), limit)
@@ -205,9 +205,9 @@ def _find(text: str, limit: int) -> tuple[int, str]:
     start = max(text.rfind("\n", 0, begin), text.rfind("\r", 0, begin)) + 1
     stop = min(at for at in (text.find("\n", end), text.find("\r", end), len(text)) if at >= 0)
     segment = text[start:stop].replace("\r\n", "\n").replace("\r", "\n")
-    if segment.count("\n") > limit // 8 + 1024:
-        raise ParcelError(f"parcel line {first}: the parcel runs over {segment.count(chr(10))} "
-                          f"lines, more than one of at most {limit} bytes can have")
+    if (breaks := segment.count("\n")) > limit // 8 + 1024:
+        raise ParcelError(f"parcel line {first}: the parcel spans {breaks + 1} lines, more "
+                          f"than one of at most {limit} bytes can have")
     return first, segment
 
 

@@ -331,7 +331,7 @@ def test_a_parcel_of_more_lines_than_its_limit_allows_is_refused_before_they_are
     damaged = quote(hard_wrap(quote(wrap(whole)), 50)).replace("\n", "\n\n")
     assert unwrap(damaged, limit=limit) == whole
     text = BEGIN + "\n" * (limit // 8 + 1025) + END
-    refused(text, f"parcel line 1: the parcel runs over {limit // 8 + 1025} lines, more than one "
+    refused(text, f"parcel line 1: the parcel spans {limit // 8 + 1026} lines, more than one "
                   f"of at most {limit} bytes can have", limit=limit)
 
 
