@@ -36,12 +36,11 @@ GREETING = "Hi Ana,\n\nmy move is below. Your turn!\n\n"
 SIGNATURE = "\n-- \nBen\nSent from my phone\n"
 
 
-def craft(game: str, after: int, head: str, count: int, payload: bytes,
-          checksum: str | None = None) -> str:
+def craft(game: str, after: int, head: str, count: int, payload: bytes) -> str:
     """A parcel written from the format in the module's docstring, not by ``wrap``: the
     checksum is the SHA-256 of the four header lines, then the payload."""
     heading = f"Game: {game}\nAfter: {after}\nHead: {head}\nLines: {count}\n"
-    checksum = checksum or hashlib.sha256(heading.encode() + payload).hexdigest()
+    checksum = hashlib.sha256(heading.encode() + payload).hexdigest()
     body = base64.b64encode(payload).decode()
     rows = "".join(body[i:i + 64] + "\n" for i in range(0, len(body), 64))
     return f"{BEGIN}\n{heading}SHA256: {checksum}\n\n{rows}{END}\n"
