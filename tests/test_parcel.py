@@ -145,6 +145,18 @@ def test_round_trip(parcel):
     assert unwrap(text.encode(), limit=LIMIT) == parcel
 
 
+@pytest.mark.parametrize("path", sorted(GAME_LOG.parent.glob("*.jsonl"))[::6],
+                         ids=lambda path: path.stem)
+def test_a_whole_recorded_game_goes_by_mail(path):
+    """Every line of a recorded log, from line 0, through a quoted reply with CRLF line ends:
+    what arrives writes back the same file, byte for byte."""
+    data = path.read_bytes()
+    parcel = Parcel(game="", after=-1, head=None, lines=tuple(data.split(b"\n")[:-1]))
+    mail = quote(GREETING + wrap(parcel) + SIGNATURE).replace("\n", "\r\n").encode()
+    arrived = unwrap(mail, limit=len(data))
+    assert b"".join(line + b"\n" for line in arrived.lines) == data
+
+
 # --- what e-mail and chat do to it, and it survives -----------------------------------
 
 SURVIVED = {
