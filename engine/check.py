@@ -207,6 +207,9 @@ def _signed_judge(signers: Sequence[int]) -> Callable[[GameState, Event], None]:
     def judge(state: GameState, event: Event) -> None:
         seq = event.seq
         if 0 < seq < len(signers):
+            if not 0 <= signers[seq] < len(state.players):
+                raise _Found(Finding(seq, f"signed by seat {signers[seq]}, which is no seat of "
+                                     "this game", RULE))
             expected = writer(state, event, signers[seq - 1])
             if signers[seq] != expected:
                 raise _Found(Finding(seq, f"signed by seat {signers[seq]} "

@@ -36,12 +36,11 @@ GREETING = "Hi Ana,\n\nmy move is below. Your turn!\n\n"
 SIGNATURE = "\n-- \nBen\nSent from my phone\n"
 
 
-def craft(game: str, after: int, head: str, count: int, payload: bytes,
-          checksum: str | None = None) -> str:
+def craft(game: str, after: int, head: str, count: int, payload: bytes) -> str:
     """A parcel written from the format in the module's docstring, not by ``wrap``: the
     checksum is the SHA-256 of the four header lines, then the payload."""
     heading = f"Game: {game}\nAfter: {after}\nHead: {head}\nLines: {count}\n"
-    checksum = checksum or hashlib.sha256(heading.encode() + payload).hexdigest()
+    checksum = hashlib.sha256(heading.encode() + payload).hexdigest()
     body = base64.b64encode(payload).decode()
     rows = "".join(body[i:i + 64] + "\n" for i in range(0, len(body), 64))
     return f"{BEGIN}\n{heading}SHA256: {checksum}\n\n{rows}{END}\n"
@@ -144,6 +143,18 @@ def test_round_trip(parcel):
     assert text.isascii()
     assert unwrap(text, limit=len(b"\n".join(parcel.lines))) == parcel
     assert unwrap(text.encode(), limit=LIMIT) == parcel
+
+
+@pytest.mark.parametrize("path", sorted(GAME_LOG.parent.glob("*.jsonl"))[::6],
+                         ids=lambda path: path.stem)
+def test_a_whole_recorded_game_goes_by_mail(path):
+    """Every line of a recorded log, from line 0, through a quoted reply with CRLF line ends:
+    what arrives writes back the same file, byte for byte."""
+    data = path.read_bytes()
+    parcel = Parcel(game="", after=-1, head=None, lines=tuple(data.split(b"\n")[:-1]))
+    mail = quote(GREETING + wrap(parcel) + SIGNATURE).replace("\n", "\r\n").encode()
+    arrived = unwrap(mail, limit=len(data))
+    assert b"".join(line + b"\n" for line in arrived.lines) == data
 
 
 # --- what e-mail and chat do to it, and it survives -----------------------------------
@@ -317,8 +328,22 @@ def test_a_parcel_over_the_limit_is_refused_before_it_is_decoded(monkeypatch):
     def decode(*args, **kwargs):
         raise AssertionError("decoded")
 
+    assert size % 3 == 0
+    refused(wrap(SENT), f"the parcel carries {size} bytes, more than its limit, {size - 1} bytes",
+            limit=size - 1)
     monkeypatch.setattr(binascii, "a2b_base64", decode)
-    refused(wrap(SENT), f"; the limit is {size - 3}", limit=size - 3)
+    refused(wrap(SENT), f"the parcel carries more than its limit, {size - 3} bytes", limit=size - 3)
+
+
+def test_a_parcel_of_more_lines_than_its_limit_allows_is_refused_before_they_are_read():
+    limit = 16 * 1000
+    lines = tuple(b"x" * 99 for _ in range(limit // 100))
+    whole = Parcel(game="", after=-1, head=None, lines=lines)
+    damaged = quote(hard_wrap(quote(wrap(whole)), 50)).replace("\n", "\n\n")
+    assert unwrap(damaged, limit=limit) == whole
+    text = BEGIN + "\n" * (limit // 8 + 1025) + END
+    refused(text, f"parcel line 1: the parcel spans {limit // 8 + 1026} lines, more than one "
+                  f"of at most {limit} bytes can have", limit=limit)
 
 
 def test_a_text_far_over_the_limit_is_refused_unread():
@@ -341,6 +366,14 @@ def test_an_end_line_of_another_parcel_is_refused():
     tail = two[two.index("\n") + 1:]
     refused(tail + one, "parcel line 8: an END line of another parcel: send one at a time")
     refused(one + tail, "an END line of another parcel")
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"])
+def test_line_numbers_count_any_line_end(line_end):
+    text = (GREETING + wrap(SENT)).replace("Lines:", "Rows:")
+    assert text.split("\n").index("Rows: 4") == 8
+    refused(text.replace("\n", line_end), "parcel line 9: unknown header 'Rows'")
+    refused(text.replace("\n", line_end).encode(), "parcel line 9: unknown header 'Rows'")
 
 
 def test_no_parcel():
@@ -413,6 +446,13 @@ def test_any_one_line_left_out_is_refused():
 
 
 # --- telling a parcel from a log ---------------------------------------------------------
+
+def test_a_file_saved_with_a_byte_order_mark():
+    data = "\ufeff".encode() + wrap(SENT).replace("\n", "\r\n").encode()
+    assert looks_like_parcel(data)
+    assert unwrap(data, limit=LIMIT) == SENT
+    assert unwrap(data.decode(), limit=LIMIT) == SENT
+
 
 def test_looks_like_parcel():
     assert looks_like_parcel(wrap(SENT).encode())

@@ -185,6 +185,7 @@ def test_a_line_signed_by_another_seat_than_its_writer_is_a_finding_there(signed
     rolled = _first(signed_game.events, DiceRolled)
     lines = {"a move": move, "a reveal": reveal_line, "a commitment": 1, "a draw": drawn,
              "the dice": rolled, "a meeple step": _first(signed_game.events, MeepleSkipped)}
+    assert isinstance(events[1], Committed)
     for what, seq in lines.items():
         for forger in range(3):
             if forger == signers[seq]:
@@ -195,6 +196,17 @@ def test_a_line_signed_by_another_seat_than_its_writer_is_a_finding_there(signed
             assert finding is not None, what
             assert (finding.seq, finding.rule) == (seq, RULE), (what, finding)
             assert finding.found == signed_game.colours[forger], what
+
+
+def test_a_line_signed_by_no_seat_is_a_finding_there(signed_game) -> None:
+    events, signers = list(signed_game.events), signed_game.signers
+    move = _first(signed_game.events, TilePlaced, after=_first(signed_game.events, TileDrawn))
+    for nobody in (3, 7, -1):
+        forged = list(signers)
+        forged[move] = nobody
+        finding = verify(events, signers=forged).finding
+        assert finding is not None
+        assert (finding.seq, finding.rule) == (move, RULE) and "no seat" in finding.message
 
 
 def test_the_set_up_is_signed_by_its_host_and_every_line_by_someone(signed_game) -> None:
@@ -209,10 +221,9 @@ def test_the_set_up_is_signed_by_its_host_and_every_line_by_someone(signed_game)
 class Eager:
     """A whole game in which, before every line, each seat tries to reveal its own next draw
     and, until a turn waits for its dice, its element of every seat's next dice (so as to know
-    them early). ``refusals``
-    counts the tries refused; ``moments`` holds, for each draw (its drawer and index) the
-    first time it waits for its drawer alone, whether its material was unknown then and
-    whether the drawer's element was in the log."""
+    them early). ``refusals`` counts the tries refused; ``moments`` holds, for each draw (its
+    drawer and index) the first time it waits for its drawer alone, whether its material was
+    unknown then and whether the drawer's element was in the log."""
 
     def __init__(self, edition: str, seats: int, seed: int) -> None:
         self.table = table = Table(edition, seats, seed, attacks=True)
