@@ -32,7 +32,7 @@ from meeple.engine.editions import edition_named
 from meeple.engine.entered import decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
-from meeple.engine.joint import RULE, RULE_SIGNED, writer
+from meeple.engine.joint import RULE_SIGNED, writer
 from meeple.engine.playing import walk
 from meeple.engine.setup import seal
 from meeple.engine.state import GameState
@@ -154,10 +154,10 @@ def verify(events: list[Event], secret: str | None = None, *,
         chance = "joint"
         if signers is None or len(signers) != len(events):
             return Verdict(None, Finding(0, "a remote game is checked with the signer of each "
-                                         "of its lines", RULE))
+                                         "of its lines", RULE_SIGNED))
         if signers[0] != getattr(first.remote, "host", None):
             return Verdict(None, Finding(0, "the set-up is not signed by the seat it names as "
-                                         "its writer", RULE))
+                                         "its writer", RULE_SIGNED))
     walker = walk(events, secret, judge=_judge if signers is None else _signed_judge(signers))
     try:
         _, state = next(walker)
@@ -209,7 +209,7 @@ def _signed_judge(signers: Sequence[int]) -> Callable[[GameState, Event], None]:
         if 0 < seq < len(signers):
             if not 0 <= signers[seq] < len(state.players):
                 raise _Found(Finding(seq, f"signed by seat {signers[seq]}, which is no seat of "
-                                     "this game", RULE))
+                                     "this game", RULE_SIGNED))
             expected = writer(state, event, signers[seq - 1])
             if signers[seq] != expected:
                 raise _Found(Finding(seq, f"signed by seat {signers[seq]} "

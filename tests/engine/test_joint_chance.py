@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from remote_table import Table
 
 from meeple.engine import Command, IllegalMove, InvalidCommand, awaiting, verify
-from meeple.engine.joint import RULE, die, element, material, pick_tile
+from meeple.engine.joint import RULE, RULE_SIGNED, die, element, material, pick_tile
 from meeple.events.model import (
     Committed,
     DiceRolled,
@@ -194,7 +194,7 @@ def test_a_line_signed_by_another_seat_than_its_writer_is_a_finding_there(signed
             forged[seq] = forger
             finding = verify(events, signers=forged).finding
             assert finding is not None, what
-            assert (finding.seq, finding.rule) == (seq, RULE), (what, finding)
+            assert (finding.seq, finding.rule) == (seq, RULE_SIGNED), (what, finding)
             assert finding.found == signed_game.colours[forger], what
 
 
@@ -206,14 +206,14 @@ def test_a_line_signed_by_no_seat_is_a_finding_there(signed_game) -> None:
         forged[move] = nobody
         finding = verify(events, signers=forged).finding
         assert finding is not None
-        assert (finding.seq, finding.rule) == (move, RULE) and "no seat" in finding.message
+        assert (finding.seq, finding.rule) == (move, RULE_SIGNED) and "no seat" in finding.message
 
 
 def test_the_set_up_is_signed_by_its_host_and_every_line_by_someone(signed_game) -> None:
     events, signers = list(signed_game.events), list(signed_game.signers)
     for forged in ([1] + signers[1:], signers[:-1], None):
         finding = verify(events, signers=forged).finding
-        assert finding is not None and (finding.seq, finding.rule) == (0, RULE)
+        assert finding is not None and (finding.seq, finding.rule) == (0, RULE_SIGNED)
 
 
 # -- 3, 4. nobody knows a tile before its drawer, nor the dice before the attack --------
