@@ -148,28 +148,7 @@ def create_log(path: str | os.PathLike[str], events: Sequence[Event], *,
     first = events[0] if events else None
     schema = first.schema if isinstance(first, GameStarted) else SCHEMA_VERSION
     data, written = _encode_chain(name, events, None, schema, sign)
-    _check_lines(name, 0, len(events))
-    _check_bytes(name, 0, len(data))
-    try:
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
-    except FileExistsError:
-        raise LogError("exists", name, "already exists; a game log is never overwritten") from None
-    except OSError as exc:
-        raise LogError("write", name, f"cannot create: {exc.strerror}") from None
-    try:
-        try:
-            lock(fd, name, fcntl.LOCK_EX, "write")
-            write_all(fd, data)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        remove(name)
-        raise LogError("write", name, f"cannot write: {exc.strerror}; nothing was written (the "
-                       "new file is removed)") from None
-    except LogError:
-        remove(name)
-        raise
-    fsync_dir(name)
+    _write_new(name, data, len(events), mode)
     return written
 
 
@@ -266,18 +245,16 @@ def append_log(path: str | os.PathLike[str], events: Sequence[Event], expected_h
     return written
 
 
-def create_lines(path: str | os.PathLike[str], lines: Sequence[bytes]) -> str:
-    """Write a new log holding ``lines`` exactly as they are (a remote game joined from the
-    lines another seat sent, already verified); never overwrites. Returns the head.
+def _write_new(name: str, data: bytes, lines: int, mode: int) -> None:
+    """Create ``name`` holding ``data`` (``lines`` lines) under an exclusive lock, never over a
+    file; a failed write removes the new file.
 
-    :raises LogError: as ``create_log``.
+    :raises LogError: ``exists``, ``full``, ``write``.
     """
-    name = os.fspath(path)
-    data = b"".join(line + b"\n" for line in lines)
-    _check_lines(name, 0, len(lines))
+    _check_lines(name, 0, lines)
     _check_bytes(name, 0, len(data))
     try:
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     except FileExistsError:
         raise LogError("exists", name, "already exists; a game log is never overwritten") from None
     except OSError as exc:
@@ -288,13 +265,25 @@ def create_lines(path: str | os.PathLike[str], lines: Sequence[bytes]) -> str:
             write_all(fd, data)
         finally:
             os.close(fd)
-    except (OSError, LogError) as exc:
+    except OSError as exc:
         remove(name)
-        if isinstance(exc, LogError):
-            raise
         raise LogError("write", name, f"cannot write: {exc.strerror}; nothing was written (the "
                        "new file is removed)") from None
+    except LogError:
+        remove(name)
+        raise
     fsync_dir(name)
+
+
+def create_lines(path: str | os.PathLike[str], lines: Sequence[bytes]) -> str:
+    """Write a new log holding ``lines`` exactly as they are (a remote game joined from the
+    lines another seat sent, already verified); never overwrites. Returns the head.
+
+    :raises LogError: as ``create_log``.
+    """
+    name = os.fspath(path)
+    data = b"".join(line + b"\n" for line in lines)
+    _write_new(name, data, len(lines), 0o644)
     return line_hash(lines[-1])
 
 
