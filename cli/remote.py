@@ -301,3 +301,46 @@ def remote_view(game: Game) -> dict:
         "must_send": bool(signers) and signers[-1] == seat and (not seats or seats[0] != seat),
         "time_per_move": remote.time_per_move,
     }
+
+
+def claim_timeout(path: str, now: float) -> Game:
+    """RM-4: claim that the seat the game waits for let the time per move pass, counted from
+    when this copy last changed (this seat's last move or receive); the claim ends the game
+    (README, "Playing remotely"). ``now`` is this machine's clock.
+
+    :raises Failure: no time per move, this seat's own turn, or the time not yet passed.
+    """
+    from meeple.cli.store import load
+    from meeple.engine.protocol import claim
+
+    game = load(path)
+    remote = game.remote
+    if remote is None:
+        raise Failure(f"{path}: not a remote game: a timeout is claimed only in one", 1)
+    if remote.time_per_move is None:
+        raise Failure(f"{path}: this game was set up with no time per move (new "
+                      "--time-per-move): a silent player can only be waited for", 1)
+    player = player_of(game)
+    seats = waiting(game)
+    if not seats:
+        raise Failure(f"{path}: the game is over", 1)
+    if seats[0] == player.seat:
+        raise Failure(f"{path}: the game waits for your own line", 1)
+    since = os.stat(path).st_mtime
+    left = since + remote.time_per_move - now
+    if left > 0:
+        raise Failure(f"{path}: {game.state.players[seats[0]]} has {_span(left)} left of "
+                      f"{_span(remote.time_per_move)} (counted from your copy's last change)",
+                      1)
+    game.push(claim(game.state, player.seat, int(now)))
+    player.save(game)
+    return game
+
+
+def _span(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 86400:
+        return f"{seconds / 86400:.1f} d"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{max(seconds // 60, 1)} min"

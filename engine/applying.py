@@ -37,6 +37,7 @@ from meeple.events.model import (
     TileDrawn,
     TilePlaced,
     TileSetAside,
+    TimeoutClaimed,
     TurnEnded,
     Undone,
 )
@@ -55,7 +56,7 @@ def node_at(state: GameState, spot: Spot) -> int:
 _DECISIONS = frozenset({TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack})
 _CHANCE = frozenset({TileDrawn, DiceRolled})
 #: a remote game's commitments and reveals (``meeple.engine.joint``)
-_JOINT = frozenset({Committed, Revealed})
+_JOINT = frozenset({Committed, Revealed, TimeoutClaimed})
 
 
 def is_input(state: GameState, event: Event) -> bool:
@@ -232,6 +233,9 @@ def _apply(state: GameState, event: Event) -> None:
             joint = state.joint
             assert joint is not None
             apply_revealed(joint, state.players.index(any_event.player), any_event)
+        case TimeoutClaimed():
+            state.forfeit = any_event.against
+            state.phase = "forfeit"
         case GameEnded():
             _game_ended(state, any_event)
         case GameStarted() | Undone() | Redone():

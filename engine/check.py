@@ -15,6 +15,7 @@ import msgspec
 
 from meeple.engine.applying import is_input
 from meeple.engine.commands import (
+    ClaimTimeout,
     Command,
     Commit,
     DrawTile,
@@ -50,6 +51,7 @@ from meeple.events.model import (
     TileDrawn,
     TilePlaced,
     TileSetAside,
+    TimeoutClaimed,
     Undone,
 )
 from meeple.events.upcast import encode_as
@@ -95,6 +97,7 @@ _COMMAND_OF: dict[type, Callable[[Any], Command]] = {
     Redone: lambda e: Redo(len(e.steps)),
     Committed: lambda e: Commit(e.player, e.chains),
     Revealed: lambda e: Reveal(e.player, e.slot, e.index, e.element),
+    TimeoutClaimed: lambda e: ClaimTimeout(e.player, e.against, e.at),
 }
 
 

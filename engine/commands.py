@@ -64,6 +64,15 @@ class Reveal(msgspec.Struct, frozen=True):
     element: str
 
 
+class ClaimTimeout(msgspec.Struct, frozen=True):
+    """A remote game: ``player`` claims that ``against`` let the time per move pass, at
+    ``at`` (Unix seconds, the claimer's clock)."""
+
+    player: str
+    against: str
+    at: int
+
+
 class Undo(msgspec.Struct, frozen=True):
     """Take back the last ``steps`` steps, as the game's undo policy allows."""
 
@@ -77,11 +86,11 @@ class Redo(msgspec.Struct, frozen=True):
 
 
 Command = (PlaceTile | PlaceMeeple | SkipMeeple | TakeBack | DrawTile | RollDice | Undo | Redo
-           | Commit | Reveal)
+           | Commit | Reveal | ClaimTimeout)
 
 #: every command type, for a check of what a script passes
 COMMANDS = (PlaceTile, PlaceMeeple, SkipMeeple, TakeBack, DrawTile, RollDice, Undo, Redo,
-            Commit, Reveal)
+            Commit, Reveal, ClaimTimeout)
 
 
 def not_a_command(value: object) -> InvalidCommand:

@@ -16,6 +16,7 @@ from meeple.engine.board import (
     touched_sides,
 )
 from meeple.engine.commands import (
+    ClaimTimeout,
     Command,
     Commit,
     DrawTile,
@@ -29,7 +30,13 @@ from meeple.engine.commands import (
     Undo,
     not_a_command,
 )
-from meeple.engine.entered import decide_commit, decide_draw, decide_reveal, decide_roll
+from meeple.engine.entered import (
+    decide_claim,
+    decide_commit,
+    decide_draw,
+    decide_reveal,
+    decide_roll,
+)
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.geometry import AROUND, ROTATIONS
@@ -94,6 +101,8 @@ def decide(state: GameState, command: Command) -> list[Event]:
             return [decide_commit(state, command)]
         case Reveal():
             return [decide_reveal(state, command)]
+        case ClaimTimeout():
+            return [decide_claim(state, command)]
         case _:
             _not_a_command(command)
 

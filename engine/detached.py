@@ -28,6 +28,7 @@ from meeple.engine.applying import (
 )
 from meeple.engine.board import sample_placement
 from meeple.engine.commands import (
+    ClaimTimeout,
     Command,
     Commit,
     DrawTile,
@@ -113,7 +114,7 @@ def play_move(state: GameState, command: Command) -> None:
             spot = Spot(x=command.x, y=command.y,
                         feature=Target.parse(command.target, state.edition).feature)
             take_back(state, state.player, spot)
-        case DrawTile() | RollDice() | Undo() | Redo() | Commit() | Reveal():
+        case DrawTile() | RollDice() | Undo() | Redo() | Commit() | Reveal() | ClaimTimeout():
             raise ValueError(f"{type(command).__name__} is not a move of a playout")
         case _:
             assert_never(command)

@@ -9,11 +9,20 @@ from __future__ import annotations
 
 from typing import cast
 
-from meeple.engine.commands import Commit, DrawTile, Reveal, RollDice
+from meeple.engine.commands import ClaimTimeout, Commit, DrawTile, Reveal, RollDice
 from meeple.engine.errors import IllegalMove, InvalidCommand
-from meeple.engine.joint import RULE, check_commit, check_reveal
+from meeple.engine.joint import RULE, check_claim, check_commit, check_reveal
 from meeple.engine.state import GameState
-from meeple.events.model import Colour, Committed, DiceRolled, Event, Revealed, Roll, TileDrawn
+from meeple.events.model import (
+    Colour,
+    Committed,
+    DiceRolled,
+    Event,
+    Revealed,
+    Roll,
+    TileDrawn,
+    TimeoutClaimed,
+)
 
 
 def decide_draw(state: GameState, command: DrawTile) -> Event:
@@ -103,3 +112,13 @@ def decide_reveal(state: GameState, command: Reveal) -> Event:
                  waiting_for_dice=state.battle is not None and state.phase == "resolve")
     return Revealed(seq=state.next_seq, player=cast(Colour, state.players[seat]),
                     slot=command.slot, index=command.index, element=command.element)
+
+
+def decide_claim(state: GameState, command: ClaimTimeout) -> Event:
+    """RM-4: a timeout claim against the seat the game waits for."""
+    seat = _seat(state, command.player)
+    check_claim(state, seat, command.against)
+    if not isinstance(command.at, int) or command.at < 0:
+        raise InvalidCommand("a timeout claim's time is Unix seconds", rule=RULE)
+    return TimeoutClaimed(seq=state.next_seq, player=cast(Colour, state.players[seat]),
+                          against=cast(Colour, command.against), at=command.at)

@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from meeple.engine import chance
 from meeple.engine.board import placeable
-from meeple.engine.joint import joint_draw
+from meeple.engine.joint import forfeit_end, joint_draw
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
     complete,
@@ -89,6 +89,8 @@ def consequence(state: GameState) -> Event | None:
         if state.battle is not None:
             return state.edition.contest_step(state, seq)
         return _resolve(state, seq)
+    if phase == "forfeit":
+        return forfeit_end(state, seq)
     return None
 
 

@@ -30,21 +30,25 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from meeple.engine import chance
 from meeple.engine.chance import below_bytes
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.events.model import (
+    Colour,
     Committed,
+    GameEnded,
     MeeplePlaced,
     MeepleSkipped,
     MeepleTakenBack,
     Redone,
     Remote,
     Revealed,
+    SideScore,
     TileDrawn,
     TilePlaced,
+    TimeoutClaimed,
     Undone,
 )
 
@@ -293,9 +297,55 @@ def writer(state: GameState, event: object, last: int) -> int:
     """RM-1: the seat that writes ``event`` in ``state``: a commitment or a reveal, its seat;
     a move or an undo, the player to move; a consequence of the rules, the writer of the
     line before it (who computed it)."""
-    if isinstance(event, (Committed, Revealed)):
+    if isinstance(event, (Committed, Revealed, TimeoutClaimed)):
         colour = event.player
         return state.players.index(colour) if colour in state.players else -1
     if isinstance(event, _MOVES):
         return state.current
     return last
+
+
+#: the rule id of a remote game's clock: a timeout claim and what it decides
+RULE_TIME = "RM-4"
+
+
+def check_claim(state: GameState, seat: int, against: str) -> None:
+    """RM-4: a seat may claim a timeout against the seat whose line the game waits for, in a
+    remote game with a time per move, while the game is not over.
+
+    :raises IllegalMove: naming what is wrong.
+    """
+    from meeple.engine.flow import awaiting
+    from meeple.engine.protocol import waiting_for
+
+    joint = state.joint
+    if joint is None or joint.remote.time_per_move is None:
+        raise IllegalMove("only a remote game with a time per move takes a timeout claim",
+                          rule=RULE_TIME)
+    waiting = awaiting(state)
+    if waiting in (None, "over"):
+        raise IllegalMove("no timeout now: " + ("the game is over" if waiting == "over" else
+                          "the rules have consequences to write"), rule=RULE_TIME)
+    seats = waiting_for(state, -1)
+    if against not in state.players or not seats or state.players[seats[0]] != against:
+        expected = state.players[seats[0]] if seats else "nobody"
+        raise IllegalMove(f"the game waits for {expected}'s line, not {against}'s",
+                          rule=RULE_TIME)
+    if state.players[seat] == against:
+        raise IllegalMove(f"{against} cannot claim a timeout against their own seat",
+                          rule=RULE_TIME)
+
+
+def forfeit_end(state: GameState, seq: int) -> GameEnded:
+    """RM-4: a timeout claim ends a remote game at once, as the scores stand (no final
+    scoring); the seat that let its time pass cannot win, and the sides left share the
+    victory by score."""
+    against = state.forfeit
+    assert against is not None
+    lost = state.side_of[against]
+    left = {side: points for side, points in state.scores.items() if side != lost}
+    best = max(left.values())
+    return GameEnded(seq=seq,
+                     scores=tuple(SideScore(side=s, points=p) for s, p in state.scores.items()),
+                     winners=tuple(s for s, p in left.items() if p == best),
+                     forfeit=cast(Colour, against))

@@ -10,7 +10,7 @@ its own turn's included, only once that turn waits for them (``meeple.engine.joi
 
 from __future__ import annotations
 
-from meeple.engine.commands import Commit, Reveal
+from meeple.engine.commands import ClaimTimeout, Commit, Reveal
 from meeple.engine.flow import awaiting
 from meeple.engine.joint import Joint, chain_links, element, next_to_commit, waiting_on
 from meeple.engine.state import GameState
@@ -76,3 +76,11 @@ def waiting_for(state: GameState, last: int) -> list[int]:
     if waiting == "dice":
         return waiting_on(joint, joint.seats + state.current)
     return [state.current]
+
+
+def claim(state: GameState, seat: int, at: int) -> ClaimTimeout:
+    """A timeout claim by ``seat`` against the seat whose line the game waits for (RM-4), at
+    ``at`` (Unix seconds, the claimer's clock); ``decide`` checks it."""
+    seats = waiting_for(state, -1)
+    against = state.players[seats[0]] if seats else ""
+    return ClaimTimeout(state.players[seat], against, at)

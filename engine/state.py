@@ -40,8 +40,8 @@ class Battle(msgspec.Struct):
 
 
 #: where a turn stands: a tile to draw, to place, a figure to place, consequences to write
-#: (battles), or the end
-Phase = Literal["draw", "place", "meeple", "resolve", "over"]
+#: (battles), a remote game's end by a timeout claim, or the end
+Phase = Literal["draw", "place", "meeple", "resolve", "forfeit", "over"]
 #: what the game waits for from outside: a player's placement or figure, a draw or dice
 #: entered at the table, or nothing more (``meeple.engine.flow.awaiting``)
 Waiting = Literal["place", "meeple", "draw", "dice", "over"]
@@ -165,6 +165,8 @@ class GameState:
         self.search: Search | None = None
         #: a remote game's chance made by every seat (``meeple.engine.joint``); None elsewhere
         self.joint: Joint | None = None
+        #: a remote game's seat that a timeout claim ended the game against (RM-4)
+        self.forfeit: str | None = None
         #: the state takes no more events: a search's copy, or a state an undo replaced (kept
         #: for a redo of the same steps, it is only ever copied from then on)
         self.closed = False

@@ -294,6 +294,9 @@ class GameEnded(Event, tag="game_ended", kw_only=True, frozen=True):
     scores: tuple[SideScore, ...]
     winners: tuple[str, ...]
     seed: str | None = None
+    #: a remote game ended by a timeout claim: the seat that let its time pass (never
+    #: written otherwise)
+    forfeit: Colour | msgspec.UnsetType = msgspec.UNSET
 
 
 class Committed(Event, tag="committed", kw_only=True, frozen=True):
@@ -312,6 +315,15 @@ class Revealed(Event, tag="revealed", kw_only=True, frozen=True):
     slot: SlotName
     index: Annotated[int, msgspec.Meta(ge=0, le=100_000)]
     element: Hex32
+
+
+class TimeoutClaimed(Event, tag="timeout_claimed", kw_only=True, frozen=True):
+    """A remote game: ``player`` claims that ``against``, whose line the game waits for, let
+    the time per move pass; ``at`` is the claimer's clock (Unix seconds), their word alone."""
+
+    player: Colour
+    against: Colour
+    at: Annotated[int, msgspec.Meta(ge=0, le=1 << 40)]
 
 
 class Undone(Event, tag="undone", kw_only=True, frozen=True):
@@ -348,6 +360,7 @@ AnyEvent = (
     | Redone
     | Committed
     | Revealed
+    | TimeoutClaimed
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(AnyEvent)

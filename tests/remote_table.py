@@ -9,6 +9,8 @@ import base64
 import random
 from collections.abc import Iterator
 
+import msgspec
+
 from meeple.engine import Command, Game, GameState, Move, PlaceMeeple, SkipMeeple
 from meeple.engine.protocol import Chains, duty, waiting_for
 from meeple.events.model import Event, Remote
@@ -30,10 +32,12 @@ class Table:
     that wrote each line (as ``verify(..., signers=...)`` takes them)."""
 
     def __init__(self, edition: str, seats: int, seed: int, *, host: int = 0,
-                 meeple_odds: float = 0.6, attacks: bool = False) -> None:
+                 meeple_odds: float = 0.6, attacks: bool = False,
+                 time_per_move: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.colours = COLOURS[edition][:seats]
-        self.remote = random_remote(seats, self.rng, host=host)
+        self.remote = msgspec.structs.replace(random_remote(seats, self.rng, host=host),
+                                              time_per_move=time_per_move)
         self.secrets = [self.rng.randbytes(32) for _ in range(seats)]
         self.chains = [Chains(self.remote, s, self.secrets[s]) for s in range(seats)]
         self.game = Game.new(list(self.colours), edition, remote=self.remote)

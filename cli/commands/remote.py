@@ -122,3 +122,22 @@ def signatures(
 
     for line in write_signatures(game, out):
         say(line)
+
+
+@commands.command("claim-timeout")
+@guarded
+def claim_timeout(game: Game, as_json: Json = False) -> None:
+    """Claim that the player the game waits for let the time per move pass: the game ends,
+    and they cannot win (RM-4)."""
+    import time
+
+    from meeple.cli.remote import claim_timeout as claim
+
+    ended = claim(game, time.time())
+    last = ended.events[-1]
+    if as_json:
+        emit_json({"forfeit": getattr(last, "forfeit", None), "winners": list(ended.winners),
+                   "scores": ended.scores, "head": ended.head})
+        return
+    say(f"{getattr(last, 'forfeit', '?')} let their time pass: the game is over; winners: "
+        f"{', '.join(ended.winners)}; send your lines (`meeple send {game}`)")

@@ -163,3 +163,34 @@ def test_not_your_turn_and_a_key_too_open(table):
     bob_moves(table["bob"], table["root"] / "turn2.txt")
     line = refused(alice, table["root"] / "turn2.txt", 3)
     assert "too open" in line
+
+
+def test_a_timeout_claim_ends_the_game_once_the_time_has_passed(tmp_path):
+    homes = {}
+    for name in ("alice", "bob"):
+        homes[name] = tmp_path / name
+        homes[name].mkdir()
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                        str(homes[name] / "key")], check=True)
+    alice, bob = homes["alice"], homes["bob"]
+    meeple(alice, "new", alice / "g.jsonl", "--players", "red,black", "--remote",
+           "--time-per-move", "1h", "--key", alice / "key", "--seat-key",
+           f"red={alice / 'key.pub'}", "--seat-key", f"black={bob / 'key.pub'}")
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
+    meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
+    meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
+    own = meeple(bob, "claim-timeout", bob / "g.jsonl", code=1)
+    assert "your own line" in own.stderr or "has" in own.stderr
+    meeple(alice, "receive", alice / "g.jsonl", tmp_path / "joined.txt")
+    move = Game.load(alice / "g.jsonl").legal_moves()[0]
+    meeple(alice, "place", alice / "g.jsonl", move.x, move.y, move.rotation, "--no-meeple")
+    early = meeple(alice, "claim-timeout", alice / "g.jsonl", code=1)
+    assert "left of 1.0 h" in early.stderr
+    hours_ago = (alice / "g.jsonl").stat().st_mtime - 2 * 3600
+    os.utime(alice / "g.jsonl", (hours_ago, hours_ago))
+    ended = json.loads(meeple(alice, "claim-timeout", alice / "g.jsonl", "--json").stdout)
+    assert ended["forfeit"] == "black" and "black" not in ended["winners"]
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "claim.txt")
+    meeple(bob, "receive", bob / "g.jsonl", tmp_path / "claim.txt")
+    assert Game.load(bob / "g.jsonl").over
+    meeple(bob, "check", bob / "g.jsonl")

@@ -46,6 +46,15 @@ class Player:
         return out
 
     def status(self) -> dict:
+        """What `status --json` says of this copy's remote game, read through the library
+        (the commands under test are the moves, `send` and `receive`)."""
+        from meeple.cli.remote import remote_view
+
+        game = Game.load(self.game)
+        return {"phase": "over" if game.over else game.phase, "head": game.head,
+                "remote": remote_view(game), "game": game}
+
+    def status_command(self) -> dict:
         return json.loads(self.meeple("status", self.game, "--json").stdout)
 
 
@@ -74,6 +83,7 @@ def play_whole_game(root: Path, edition: str, colours: list[str], seed: int) -> 
         broadcast(joiner)
         last = joiner
     rng = random.Random(seed)
+    moves = 0
     for _ in range(2000):
         views = [p.status() for p in players]
         if all(v["phase"] == "over" for v in views):
@@ -82,7 +92,11 @@ def play_whole_game(root: Path, edition: str, colours: list[str], seed: int) -> 
         senders = [p for p, v in zip(players, views, strict=True) if v["remote"]["must_send"]]
         if movers:
             mover = movers[0]
-            game = Game.load(mover.game)
+            view = views[players.index(mover)]
+            game = view["game"]
+            moves += 1
+            if moves % 8 == 1:  # `status` itself says the same
+                assert mover.status_command()["remote"] == view["remote"]
             move = rng.choice(game.legal_moves())
             args = ["place", mover.game, move.x, move.y, move.rotation]
             if move.targets and rng.random() < 0.5:
