@@ -68,6 +68,7 @@ TARGETS = {
     "check": ("ms", 2.0, "max"),
     "random_games": ("games/s", 500.0, "min"),
     "startup": ("x import", 1.4, "max"),
+    "check_signed": ("x local", 3.0, "max"),
     "scale_legal_moves": ("x 1x set", 2.0, "max"),
     "scale_legal_per_placement": ("x 1x set", 2.0, "max"),
     "scale_check_line": ("x 1x set", 1.3, "max"),
@@ -246,6 +247,10 @@ def run(quick: bool) -> dict:
                     quick, repeats)
     shutil.rmtree(os.path.dirname(path))
     scaling = _scaling(results, tileset, 5 if quick else 50, repeats)
+    from meeple.cli.bench_signed import check_signed
+
+    ratio_signed, _, _ = check_signed(lambda fn: _cpu_time(fn, repeats, 2)[1])
+    results["check_signed"] = (ratio_signed, ratio_signed, ratio_signed)
 
     report: dict[str, dict] = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),

@@ -40,8 +40,8 @@ def next_line(state: GameState) -> str:
         seats = waiting_for(state, state.current)
         if seats:
             names = ", ".join(state.players[s] for s in seats)
-            return (f"Next: {names} to reveal (remote game: `meeple receive` their lines, "
-                    "which writes your own reveals)")
+            return (f"Next: {names} to reveal (remote game: `meeple send GAME` what you "
+                    "wrote, `meeple receive GAME FILE` what they send)")
     if awaiting_seed(state):
         what = "the end of the game, which reveals the seed" if state.tiles_left() == 0 \
             and state.battle is None else "a draw or roll from the seed"

@@ -46,14 +46,17 @@ def _remote(log: logfile.GameLog, where: str) -> Remote:
     return remote
 
 
-def _verified(name: str, raw: list[bytes]) -> Game:
-    """The game these lines hold, every line checked (``name`` locates a fault).
+def _verified(name: str, raw: list[bytes], new_from: int = 0) -> Game:
+    """The game these lines hold, checked (``name`` locates a fault): every rule, and the
+    signature of every line from ``new_from`` on (those before were checked when they came).
 
     :raises LogError, Failure: the first fault, located.
     """
-    log = logfile.parse(name, b"".join(line + b"\n" for line in raw), every_signature=True)
+    log = logfile.parse(name, b"".join(line + b"\n" for line in raw), signatures_from=new_from)
     try:
-        return Game.from_log(log)
+        game = Game.from_log(log)
+        return Game(game.events, game.state, head=log.head, hashes=log.hashes,
+                    schema=log.schema, signers=log.signers)
     except InvalidGame as exc:
         rule = f" ({exc.rule})" if exc.rule else ""
         raise Failure(f"{name}:{exc.line}: refused: {exc.message}{rule}", 3) from None
@@ -141,11 +144,11 @@ def receive(path: str, source: str) -> Received:
         if line != mine.raw[seq]:
             raise _fork(path, source, mine, seq, line)
     new = incoming[max(0, count - after - 1):]
-    whole = _verified(source, mine.raw + new)
+    whole = _verified(source, mine.raw + new, count)
     player = Player(whole, read_seat(path, remote))  # (its key is checked before anything is written)
     if new:
         logfile.append_lines(path, new, mine.log.head or "", count)
-    game = Game.load(path)
+    game = whole.kept_at(path)
     written = player.owe(game)
     player.save(game)
     return Received(len(new), written, game.head, game)

@@ -189,6 +189,12 @@ class Game:
         """The SHA-256 of each line saved, by seq."""
         return self._hashes
 
+    def kept_at(self, path: str | os.PathLike[str]) -> Game:
+        """This game as the file at ``path`` holds it, every line saved there (a remote game's
+        lines received and verified, then appended as they are): ``save`` appends to it."""
+        return Game(self._events, self._state, path=os.fspath(path), head=self._head,
+                    hashes=self._hashes, schema=self._schema, signers=self._signers)
+
     @property
     def signers(self) -> tuple[int, ...] | None:
         """A remote game's: the seat whose key signed each line saved, by seq; None for a

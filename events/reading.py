@@ -93,12 +93,14 @@ def _sound_lines(data: bytes, start: int, count: int, log: GameLog,
     return start + sum(map(len, lines)) + len(lines), heads[-1]
 
 
-def parse(path: str, data: bytes, *, every_signature: bool = False) -> GameLog:
+def parse(path: str, data: bytes, *, every_signature: bool = False,
+          signatures_from: int | None = None) -> GameLog:
     """Check and decode a whole log's bytes: line and log limits, decoding, ``seq`` order, the
     hash chain, and no control characters in the names ``game_started`` carries.
 
     A remote game's signatures are checked too (``meeple.events.signed``): with
-    ``every_signature`` each one (``meeple check``, lines received); otherwise the last line
+    ``every_signature`` each one (``meeple check``), or each one from line index
+    ``signatures_from`` on (the lines received, after lines already checked); otherwise the last line
     of each run of one seat's lines, whose signature covers the lines of the run before it
     through their hashes, so that every line stands signed by the seat it names.
 
@@ -141,8 +143,9 @@ def parse(path: str, data: bytes, *, every_signature: bool = False) -> GameLog:
                 log.signers = []
         if seats is not None:
             assert log.signers is not None
-            log.signers.append(seats.signer(lineno, body, signature, check=every_signature))
-            if not every_signature:
+            each = every_signature or signatures_from is not None and index >= signatures_from
+            log.signers.append(seats.signer(lineno, body, signature, check=each))
+            if not each:
                 unchecked.append((lineno, body, signature))
         log.events.append(event)
         digest = hashlib.sha256(raw).digest()
@@ -153,7 +156,7 @@ def parse(path: str, data: bytes, *, every_signature: bool = False) -> GameLog:
                 and seats is None:
             start, prev_hash = _sound_lines(data, start, count - torn_tail, log, prev_hash)
             index = len(log.events)
-    if seats is not None and not every_signature:
+    if seats is not None and unchecked:
         _check_run_ends(seats, log.signers or [], unchecked)
     log.head = prev_hash
     return log

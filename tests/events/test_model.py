@@ -25,6 +25,7 @@ from meeple.events.model import (
     TileDrawn,
     TilePlaced,
     TileSetAside,
+    TimeoutClaimed,
     TurnEnded,
     Undone,
     decode,
@@ -57,6 +58,7 @@ SAMPLES = [
     PointsScored(seq=16, side="blue", points=6, reason="farm", rule="CL-6", realm=SPOT, cities=2),
     Committed(seq=17, player="red", chains=("ab" * 32, "cd" * 32)),
     Revealed(seq=18, player="red", slot="draw:1", index=0, element="ef" * 32),
+    TimeoutClaimed(seq=19, player="red", against="black", at=1_800_000_000),
 ]
 
 
