@@ -77,6 +77,10 @@ def check_signed(timed: Callable[[Callable[[], object]], float]) -> tuple[float,
             Game.from_log(logfile.read(path, every_signature=True))
 
         lines = [len(logfile.read(p).events) for p in (signed, local)]
-        per_line = [timed(lambda p=p: check(p)) / n for p, n in zip((signed, local), lines,
-                                                                    strict=True)]
+        per_line = [timed(_bound(check, p)) / n for p, n in zip((signed, local), lines,
+                                                                strict=True)]
     return per_line[0] / per_line[1], lines[0], lines[1]
+
+
+def _bound(check: Callable[[str], None], path: str) -> Callable[[], object]:
+    return lambda: check(path)

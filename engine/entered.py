@@ -11,7 +11,8 @@ from typing import cast
 
 from meeple.engine.commands import ClaimTimeout, Commit, DrawTile, Reveal, RollDice
 from meeple.engine.errors import IllegalMove, InvalidCommand
-from meeple.engine.joint import RULE, check_claim, check_commit, check_reveal
+from meeple.engine.joint import RULE, check_commit, check_reveal
+from meeple.engine.protocol import check_claim
 from meeple.engine.state import GameState
 from meeple.events.model import (
     Colour,

@@ -47,6 +47,7 @@ def awaiting(state: GameState) -> Waiting | None:
         memo = state.memo.next = (consequence(state),)
     if memo[0] is not None:
         return None
+    assert phase != "forfeit", "a timeout claim's end is a consequence"
     return "dice" if phase == "resolve" else phase
 
 

@@ -309,33 +309,6 @@ def writer(state: GameState, event: object, last: int) -> int:
 RULE_TIME = "RM-4"
 
 
-def check_claim(state: GameState, seat: int, against: str) -> None:
-    """RM-4: a seat may claim a timeout against the seat whose line the game waits for, in a
-    remote game with a time per move, while the game is not over.
-
-    :raises IllegalMove: naming what is wrong.
-    """
-    from meeple.engine.flow import awaiting
-    from meeple.engine.protocol import waiting_for
-
-    joint = state.joint
-    if joint is None or joint.remote.time_per_move is None:
-        raise IllegalMove("only a remote game with a time per move takes a timeout claim",
-                          rule=RULE_TIME)
-    waiting = awaiting(state)
-    if waiting in (None, "over"):
-        raise IllegalMove("no timeout now: " + ("the game is over" if waiting == "over" else
-                          "the rules have consequences to write"), rule=RULE_TIME)
-    seats = waiting_for(state, -1)
-    if against not in state.players or not seats or state.players[seats[0]] != against:
-        expected = state.players[seats[0]] if seats else "nobody"
-        raise IllegalMove(f"the game waits for {expected}'s line, not {against}'s",
-                          rule=RULE_TIME)
-    if state.players[seat] == against:
-        raise IllegalMove(f"{against} cannot claim a timeout against their own seat",
-                          rule=RULE_TIME)
-
-
 def forfeit_end(state: GameState, seq: int) -> GameEnded:
     """RM-4: a timeout claim ends a remote game at once, as the scores stand (no final
     scoring); the seat that let its time pass cannot win, and the sides left share the

@@ -11,8 +11,16 @@ its own turn's included, only once that turn waits for them (``meeple.engine.joi
 from __future__ import annotations
 
 from meeple.engine.commands import ClaimTimeout, Commit, Reveal
+from meeple.engine.errors import IllegalMove
 from meeple.engine.flow import awaiting
-from meeple.engine.joint import Joint, chain_links, element, next_to_commit, waiting_on
+from meeple.engine.joint import (
+    RULE_TIME,
+    Joint,
+    chain_links,
+    element,
+    next_to_commit,
+    waiting_on,
+)
 from meeple.engine.state import GameState
 from meeple.events.model import Remote
 
@@ -84,3 +92,27 @@ def claim(state: GameState, seat: int, at: int) -> ClaimTimeout:
     seats = waiting_for(state, -1)
     against = state.players[seats[0]] if seats else ""
     return ClaimTimeout(state.players[seat], against, at)
+
+
+def check_claim(state: GameState, seat: int, against: str) -> None:
+    """RM-4: a seat may claim a timeout against the seat whose line the game waits for, in a
+    remote game with a time per move, while the game is not over.
+
+    :raises IllegalMove: naming what is wrong.
+    """
+    joint = state.joint
+    if joint is None or joint.remote.time_per_move is None:
+        raise IllegalMove("only a remote game with a time per move takes a timeout claim",
+                          rule=RULE_TIME)
+    waiting = awaiting(state)
+    if waiting in (None, "over"):
+        raise IllegalMove("no timeout now: " + ("the game is over" if waiting == "over" else
+                          "the rules have consequences to write"), rule=RULE_TIME)
+    seats = waiting_for(state, -1)
+    if against not in state.players or not seats or state.players[seats[0]] != against:
+        expected = state.players[seats[0]] if seats else "nobody"
+        raise IllegalMove(f"the game waits for {expected}'s line, not {against}'s",
+                          rule=RULE_TIME)
+    if state.players[seat] == against:
+        raise IllegalMove(f"{against} cannot claim a timeout against their own seat",
+                          rule=RULE_TIME)
