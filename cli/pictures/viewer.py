@@ -130,7 +130,8 @@ def document(log: Game) -> dict:
     sentences told about events once each, so a long log of undo/redo pairs makes a page of
     the size of its events, not of its boards: ``frames`` holds each distinct frame (as
     encoded JSON), ``frame_of`` the frame of each event (by seq), ``texts`` each distinct
-    sentence and ``text_of`` each event's, ``flags`` each event's (1 undone, 2 turn end),
+    sentence and ``text_of`` each event's (in a remote game, naming the seat that signed its
+    line), ``flags`` each event's (1 undone, 2 turn end),
     ``hashes`` the line hashes end to end (64 hex digits each).
     """
     events = log.events
@@ -177,7 +178,10 @@ def document(log: Game) -> dict:
         sides.append({"side": side, "label": label, "players": members})
     undone = undone_seqs(events, state)
     texts = _Interned()
-    text_of = [texts.index(tell(e, state.edition)) for e in events]
+    signers = log.signers  # a remote game's: each line's sentence names who signed it
+    text_of = [texts.index(tell(e, state.edition) if signers is None or e.seq >= len(signers)
+                           else f"{tell(e, state.edition)} [signed by "
+                           f"{state.players[signers[e.seq]]}]") for e in events]
     flags = [(1 if e.seq in undone else 0) | (2 if isinstance(e, TurnEnded) else 0)
              for e in events]
     ts = state.tileset

@@ -194,3 +194,10 @@ def test_a_timeout_claim_ends_the_game_once_the_time_has_passed(tmp_path):
     meeple(bob, "receive", bob / "g.jsonl", tmp_path / "claim.txt")
     assert Game.load(bob / "g.jsonl").over
     meeple(bob, "check", bob / "g.jsonl")
+
+
+def test_the_replay_page_names_who_signed_each_line(table):
+    alice, root = table["alice"], table["root"]
+    meeple(alice, "export", alice / "g.jsonl", "--html", root / "page.html")
+    page = (root / "page.html").read_text()
+    assert "signed by red]" in page and "signed by black]" in page
