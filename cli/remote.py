@@ -155,6 +155,25 @@ class Player:
                 return count
             count += len(game.push(command))
 
+    def bot_plays(self, game: Game) -> int:
+        """If a bot plays this seat (``new --remote --bot``), its moves while the game waits
+        for them, with what the seat owes after each, signed with this seat's key; returns
+        how many events."""
+        import time
+
+        from meeple.engine import bot_named
+
+        spec = game.setup.players[self.seat].bot
+        if spec is None:
+            return 0
+        choose = bot_named(spec, time.process_time)
+        count = 0
+        while not game.over and game.phase in ("place", "meeple") \
+                and waiting(game)[:1] == [self.seat]:
+            count += len(game.push(choose(game.state)))
+            count += self.owe(game, writing=True)
+        return count
+
     def save(self, game: Game, path: str | None = None) -> str | None:
         return game.save(path, sign=self.signer.sign, seat=self.seat)
 
@@ -191,6 +210,7 @@ def act(game: Game, commands: Sequence[Command]) -> int:
     for command in commands:
         game.push(command)
     player.owe(game, writing=True)
+    player.bot_plays(game)
     count = len(game.unsaved)
     player.save(game)
     return count
@@ -217,6 +237,7 @@ def start(path: str, first: GameStarted, key: str) -> Game:
     try:
         player = Player(game, read_seat(path, remote))
         player.owe(game)
+        player.bot_plays(game)
         player.save(game, path)
     except BaseException:
         os.unlink(seat_file(path))

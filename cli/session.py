@@ -370,8 +370,10 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
     if os.path.lexists(path):  # refused before any bot seat plays, not after
         raise logfile.LogError("exists", path, "already exists; a game log is never overwritten")
     if remote is not None:
+        for colour, spec in (bots or {}).items():  # (a remote game has no seed to give them)
+            check_seat(spec, f"--bot {colour}={spec}", 2, sealed=True)
         return _start_remote(path, colours, tileset, names=names, team=team,
-                             unplaceable=unplaceable, undo=undo, remote=remote)
+                             unplaceable=unplaceable, undo=undo, remote=remote, bots=bots)
     import secrets
 
     chosen = None if table else (seed if seed is not None else secrets.token_hex(32 if sealed
@@ -390,9 +392,11 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
 
 def _start_remote(path: str, colours: list[str], tileset: TileSetDef, *,
                   names: list[str] | None, team: bool, unplaceable: str, undo: str,
-                  remote: tuple[str, list[str], int | None, str]) -> Outcome:
+                  remote: tuple[str, list[str], int | None, str],
+                  bots: dict[str, str] | None) -> Outcome:
     """A remote game: ``remote`` is the writer's private key, each seat's public key (in
-    seat order), the time per move and what a timeout decides."""
+    seat order), the time per move and what a timeout decides; ``bots`` the seats a bot
+    plays, each run by the player who holds that seat's key, and signed with it."""
     from meeple.cli import remote as seats
 
     key, keys, time_per_move, timeout = remote
@@ -400,7 +404,7 @@ def _start_remote(path: str, colours: list[str], tileset: TileSetDef, *,
     host = seats.seat_of_key_text(keys, signer.public.openssh)
     tiles = sum(t.count for t in tileset.tiles)
     first = new_game(colours, tileset, names=names, team=team, unplaceable=unplaceable,
-                     undo=undo, remote=seats.new_remote(keys, host, tiles, time_per_move,
-                                                        timeout))
+                     undo=undo, bots=bots, remote=seats.new_remote(keys, host, tiles,
+                                                                   time_per_move, timeout))
     game = seats.start(path, first, key)
     return Outcome(path, game.state, list(game.events), game.head)

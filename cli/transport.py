@@ -150,6 +150,7 @@ def receive(path: str, source: str) -> Received:
         logfile.append_lines(path, new, mine.log.head or "", count)
     game = whole.kept_at(path)
     written = player.owe(game)
+    written += player.bot_plays(game)
     player.save(game)
     return Received(len(new), written, game.head, game)
 
@@ -193,5 +194,6 @@ def join(path: str, source: str, key: str) -> Game:
     game = Game.load(path)
     player = Player(game, read_seat(path, remote))
     player.owe(game)
+    player.bot_plays(game)
     player.save(game)
     return game

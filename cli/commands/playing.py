@@ -117,9 +117,9 @@ def new(
     if remote:
         from meeple.cli.remote import parse_seat_keys, parse_time
 
-        if table or sealed or seed is not None or bot:
-            fail("--remote excludes --table, --sealed, --seed and --bot: every seat makes the "
-                 "chance of a remote game, and plays its own seat", 2)
+        if table or sealed or seed is not None:
+            fail("--remote excludes --table, --sealed and --seed: every seat makes the chance "
+                 "of a remote game", 2)
         remote_setup = (key, parse_seat_keys(seat_key or [], colours),
                         parse_time(time_per_move), "forfeit")
     elif seat_key or time_per_move is not None:

@@ -201,3 +201,33 @@ def test_the_replay_page_names_who_signed_each_line(table):
     meeple(alice, "export", alice / "g.jsonl", "--html", root / "page.html")
     page = (root / "page.html").read_text()
     assert "signed by red]" in page and "signed by black]" in page
+
+
+def test_a_bot_seat_plays_on_its_owners_copy_and_signs_with_their_key(tmp_path):
+    homes = {}
+    for name in ("alice", "bob"):
+        homes[name] = tmp_path / name
+        homes[name].mkdir()
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                        str(homes[name] / "key")], check=True)
+    alice, bob = homes["alice"], homes["bob"]
+    meeple(alice, "new", alice / "g.jsonl", "--players", "red,black", "--remote",
+           "--bot", "black=mcts:20", "--key", alice / "key", "--seat-key",
+           f"red={alice / 'key.pub'}", "--seat-key", f"black={bob / 'key.pub'}")
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "m0.txt")
+    meeple(bob, "join", bob / "g.jsonl", tmp_path / "m0.txt", "--key", bob / "key")
+    sent = 0
+    for _ in range(3):
+        sent += 1
+        meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / f"b{sent}.txt")
+        meeple(alice, "receive", alice / "g.jsonl", tmp_path / f"b{sent}.txt")
+        move = Game.load(alice / "g.jsonl").legal_moves()[0]
+        meeple(alice, "place", alice / "g.jsonl", move.x, move.y, move.rotation,
+               "--no-meeple")
+        meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / f"a{sent}.txt")
+        meeple(bob, "receive", bob / "g.jsonl", tmp_path / f"a{sent}.txt")
+    game = Game.load(bob / "g.jsonl")
+    black_moves = [e for e in game.events if type(e).__name__ == "TilePlaced"
+                   and e.player == "black"]
+    assert len(black_moves) == 3, "the bot played each of black's turns on Bob's copy"
+    meeple(bob, "check", bob / "g.jsonl")
