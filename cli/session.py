@@ -233,6 +233,14 @@ def resume(path: str) -> Outcome:
     :raises Failure: when only a sealed game's seed holder can write what comes next.
     """
     game = load(path)
+    if game.remote is not None:  # what this seat owes now, and its bot's moves, signed
+        from meeple.cli.remote import player_of
+
+        player = player_of(game)
+        player.owe(game)
+        player.bot_plays(game)
+        count = len(game.unsaved)
+        return _outcome(game, player.save(game) if count else game.head, count)
     game.resolve()
     _seats_play(game)
     count = len(game.unsaved)
