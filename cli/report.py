@@ -38,6 +38,9 @@ def next_line(state: GameState) -> str:
         from meeple.engine.protocol import waiting_for
 
         seats = waiting_for(state, state.current)
+        if seats and not state.joint.all_committed:
+            return (f"Next: {state.players[seats[0]]} to join (`meeple send GAME --out FILE` "
+                    "the set-up to them; they run `meeple join GAME FILE`)")
         if seats:
             names = ", ".join(state.players[s] for s in seats)
             return (f"Next: {names} to reveal (remote game: `meeple send GAME` what you "

@@ -30,7 +30,7 @@ def status(state: GameState, head: str | None) -> dict:
         "turn": state.turn,
         "player": state.player,
         "name": state.name_of(state.player),
-        "phase": "awaiting_seed_holder" if awaiting_seed(state) else PHASES[waiting],
+        "phase": _phase(state, waiting),
         "tile": state.drawn,
         "tiles_left": state.tiles_left(),
         "remaining": {tile: n for tile, n in state.remaining.items() if n},
@@ -122,3 +122,14 @@ def score(state: GameState) -> dict:
     if state.phase == "over":
         view["winners"] = list(state.winners or ())
     return view
+
+
+def _phase(state: GameState, waiting: str | None) -> str:
+    """The phase ``status`` names: a remote game waits for a seat's commitment or reveal where
+    another game waits for a draw or dice entered, or for a sealed seed's holder."""
+    joint = state.joint
+    if joint is not None and not joint.all_committed:
+        return "awaiting_commitment"
+    if joint is not None and waiting in ("draw", "dice"):
+        return "awaiting_reveal"
+    return "awaiting_seed_holder" if awaiting_seed(state) else PHASES[waiting]
