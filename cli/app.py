@@ -90,8 +90,8 @@ def play(
 #: every command, in the order `meeple --help` lists them
 ORDER = ("continue", "new", "status", "moves", "place", "deploy", "take-back", "skip", "draw",
          "roll", "undo", "redo", "show", "export", "replay", "score", "check", "join", "send",
-         "receive", "signatures", "claim-timeout", "autoplay", "play", "arena", "simulate", "tiles", "demo",
-         "bench", "repair", "schema")
+         "receive", "signatures", "claim-timeout", "serve", "autoplay", "play", "arena",
+         "simulate", "tiles", "demo", "bench", "repair", "schema")
 
 
 def _joined() -> list:

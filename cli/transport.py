@@ -46,7 +46,7 @@ def _remote(log: logfile.GameLog, where: str) -> Remote:
     return remote
 
 
-def _verified(name: str, raw: list[bytes], new_from: int = 0) -> Game:
+def verified(name: str, raw: list[bytes], new_from: int = 0) -> Game:
     """The game these lines hold, checked (``name`` locates a fault): every rule, and the
     signature of every line from ``new_from`` on (those before were checked when they came).
 
@@ -124,7 +124,14 @@ def receive(path: str, source: str) -> Received:
     :raises Failure: a parcel of another game, one that does not follow this copy (a gap,
         or a fork: named with the last common head), or one that does not verify.
     """
-    after, head, incoming, game_id = unpack(source)
+    return take_lines(path, source, *unpack(source))
+
+
+def take_lines(path: str, source: str, after: int, head: str | None, incoming: list[bytes],
+               game_id: str) -> Received:
+    """``receive`` of lines from anywhere (a file, a relay): ``incoming`` follow line
+    ``after`` whose hash is ``head``, in the game ``game_id``; ``source`` names where they
+    come from in errors."""
     mine = read_lines(path)
     remote = _remote(mine.log, path)
     if game_id != remote.game:
@@ -144,7 +151,7 @@ def receive(path: str, source: str) -> Received:
         if line != mine.raw[seq]:
             raise _fork(path, source, mine, seq, line)
     new = incoming[max(0, count - after - 1):]
-    whole = _verified(source, mine.raw + new, count)
+    whole = verified(source, mine.raw + new, count)
     player = Player(whole, read_seat(path, remote))  # (its key is checked before anything is written)
     if new:
         logfile.append_lines(path, new, mine.log.head or "", count)
@@ -174,7 +181,12 @@ def join(path: str, source: str, key: str) -> Game:
     if after != -1:
         raise Failure(f"{source}: joining takes the game from its first line (`meeple send "
                       "--from -1`)", 1)
-    game = _verified(source, incoming)
+    return join_lines(path, source, incoming, key)
+
+
+def join_lines(path: str, source: str, incoming: list[bytes], key: str) -> Game:
+    """``join`` from the lines of a game from its first (a file's, a relay's)."""
+    game = verified(source, incoming)
     remote = game.remote
     assert remote is not None
     signer = load_signer(key)

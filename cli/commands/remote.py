@@ -15,6 +15,9 @@ from meeple.cli.params import Game, Json
 
 commands = typer.Typer()
 
+Relay = Annotated[str | None, typer.Option(help="A relay (`meeple serve`) to send the lines to "
+                                          "or take them from, e.g. http://127.0.0.1:8088.",
+                                          metavar="URL")]
 Key = Annotated[str, typer.Option(help="Your private key: it signs your lines (an OpenSSH "
                                   "Ed25519 key; MEEPLE_KEY_PASSPHRASE if it has a passphrase).",
                                   metavar="FILE")]
@@ -42,14 +45,23 @@ def _next(game) -> str:
 def join(
     game: Game,
     setup: Annotated[str, typer.Argument(help="The set-up another player sent: a parcel "
-                                         "(`meeple send`) or the log file.", metavar="FILE")],
+                                         "(`meeple send`) or the log file; with --relay, the "
+                                         "game's id.", metavar="FILE|ID")],
     key: Key = "~/.ssh/id_ed25519",
+    relay: Relay = None,
     as_json: Json = False,
 ) -> None:
     """Take your seat in a remote game: keep a copy of it at GAME and commit to your secret."""
     from meeple.cli.transport import join as take
+    from meeple.cli.transport import join_lines
 
-    joined = take(game, setup, key)
+    if relay is not None:
+        from meeple.cli.relay.client import fetch, push
+
+        joined = join_lines(game, relay, fetch(relay, setup), key)
+        push(game, relay)
+    else:
+        joined = take(game, setup, key)
     line = _next(joined)
     if as_json:
         emit_json({"game": game, "id": joined.remote.game if joined.remote else None,
@@ -68,9 +80,18 @@ def send(
     from_: Annotated[int | None, typer.Option(
         "--from", help="Send the lines after this seq (-1: the whole game), not only yours "
         "since the others' last.", metavar="SEQ")] = None,
+    relay: Relay = None,
 ) -> None:
     """Write your lines the others have not seen, as text that survives e-mail and chat."""
     from meeple.cli.transport import send as pack
+
+    if relay is not None:
+        from meeple.cli.relay.client import push
+
+        count = push(game, relay)
+        say(f"the relay has every line now ({count} sent)" if count else
+            "nothing to send: the relay has every line")
+        return
 
     text = pack(game, since=from_)
     if out is None:
@@ -91,14 +112,25 @@ def send(
 @guarded
 def receive(
     game: Game,
-    parcel: Annotated[str, typer.Argument(help="A parcel another player sent, or their whole "
-                                          "log file.", metavar="FILE")],
+    parcel: Annotated[str | None, typer.Argument(help="A parcel another player sent, or their "
+                                                 "whole log file.", metavar="FILE")] = None,
+    relay: Relay = None,
     as_json: Json = False,
 ) -> None:
     """Verify the lines another player sent and append what is new; then write what you owe."""
     from meeple.cli.transport import receive as take
 
-    got = take(game, parcel)
+    if (parcel is None) == (relay is None):
+        fail("receive takes a FILE or --relay URL (one of them)", 2)
+    if relay is not None:
+        from meeple.cli.relay.client import pull, push
+
+        got = pull(game, relay)
+        if got.written:  # what this seat owed goes to the relay at once
+            push(game, relay)
+    else:
+        assert parcel is not None
+        got = take(game, parcel)
     line = _next(got.game)
     if as_json:
         emit_json({"received": got.taken, "written": got.written, "head": got.head,
@@ -141,3 +173,28 @@ def claim_timeout(game: Game, as_json: Json = False) -> None:
         return
     say(f"{getattr(last, 'forfeit', '?')} let their time pass: the game is over; winners: "
         f"{', '.join(ended.winners)}; send your lines (`meeple send {game}`)")
+
+
+@commands.command()
+@guarded
+def serve(
+    data: Annotated[str, typer.Option(help="The folder of the relay's games (one log each, "
+                                      "with its receipts).", metavar="DIR")],
+    key: Annotated[str, typer.Option(help="The relay's own private key, which signs its "
+                                     "receipts (`meeple key new`).", metavar="FILE")],
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.", min=0, max=65535)] = 8088,
+) -> None:
+    """Run a relay: it stores remote games' lines after verifying them, signs a receipt for
+    each, and streams them (README, The relay)."""
+    from meeple.cli.relay.app import make_app
+    from meeple.cli.relay.store import Games
+    from meeple.cli.remote import load_signer
+
+    try:
+        import uvicorn
+    except ImportError:
+        fail("the relay needs its extra: pip install 'meeple[relay]'", 2)
+    app = make_app(Games(data, load_signer(key)))
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5,
+                limit_concurrency=200)

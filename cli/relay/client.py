@@ -1,0 +1,138 @@
+"""A player's side of the relay (README, "The relay"): ``send --relay URL`` gives the relay the
+lines it does not have, ``receive --relay URL`` takes the lines this copy does not have
+(verified as from a file: ``meeple.cli.transport.take_lines``). The relay's receipts for the
+lines sent are kept beside the log (``GAME.receipts``), each checked against the relay's key.
+"""
+
+from __future__ import annotations
+
+import os
+
+import msgspec
+
+from meeple.cli.store import Failure
+from meeple.cli.transport import Received, read_lines, take_lines
+from meeple.events.model import GameStarted, Remote
+
+#: seconds to wait for the relay's answer
+TIMEOUT = 30.0
+
+
+def _client(url: str):
+    import httpx
+
+    return httpx.Client(base_url=url.rstrip("/"), timeout=TIMEOUT, follow_redirects=False)
+
+
+def _call(url: str, method: str, where: str, **kwargs) -> tuple[int, dict]:
+    """One call: the status and the JSON answer.
+
+    :raises Failure: the relay cannot be reached, or answers no JSON (exit 3).
+    """
+    import httpx
+
+    try:
+        with _client(url) as client:
+            answer = client.request(method, where, **kwargs)
+    except httpx.HTTPError as exc:
+        raise Failure(f"{url}: the relay cannot be reached: {exc}", 3) from None
+    try:
+        document = msgspec.json.decode(answer.content[:64 * 1024 * 1024])
+    except msgspec.DecodeError:
+        raise Failure(f"{url}: the relay's answer is not JSON (status {answer.status_code})",
+                      3) from None
+    if not isinstance(document, dict):
+        raise Failure(f"{url}: the relay's answer is not a JSON object", 3)
+    return answer.status_code, document
+
+
+def _game_id(path: str) -> str:
+    lines = read_lines(path)
+    first = lines.log.events[0]
+    remote = first.remote if isinstance(first, GameStarted) else None
+    if not isinstance(remote, Remote):
+        raise Failure(f"{path}: not a remote game", 1)
+    return remote.game
+
+
+def push(path: str, url: str) -> int:
+    """Give the relay every line of this copy it does not have; returns how many.
+
+    :raises Failure: the relay refuses them (its reason), or holds lines this copy lacks.
+    """
+    mine = read_lines(path)
+    game = _game_id(path)
+    status, held = _call(url, "GET", f"/games/{game}")
+    if status == 404:
+        status, answer = _call(url, "POST", "/games",
+                               json={"lines": [line.decode() for line in mine.raw]})
+        if status != 201:
+            raise Failure(f"{url}: the relay refuses the game: {answer.get('error')}", 1)
+        _keep_receipts(path, url, answer)
+        return len(mine.raw)
+    if status != 200:
+        raise Failure(f"{url}: {held.get('error', f'status {status}')}", 1)
+    seq = held.get("seq")
+    if not isinstance(seq, int) or seq < 0:
+        raise Failure(f"{url}: the relay's answer has no seq", 3)
+    if seq >= len(mine.raw) or mine.log.hashes[seq] != held.get("head"):
+        raise Failure(f"{url}: the relay holds lines this copy does not (its head "
+                      f"{str(held.get('head'))[:12]} after line {seq + 1}): `meeple receive "
+                      f"{path} --relay {url}` first", 1)
+    new = mine.raw[seq + 1:]
+    if not new:
+        return 0
+    status, answer = _call(url, "POST", f"/games/{game}/lines",
+                           json={"after": seq, "head": held["head"],
+                                 "lines": [line.decode() for line in new]})
+    if status != 200:
+        raise Failure(f"{url}: the relay refuses the lines: {answer.get('error')} "
+                      f"({answer.get('kind')})", 1)
+    _keep_receipts(path, url, answer)
+    return len(new)
+
+
+def pull(path: str, url: str) -> Received:
+    """Take the lines the relay has and this copy does not, verified, then what this seat
+    owes (``receive``)."""
+    mine = read_lines(path)
+    game = _game_id(path)
+    after = len(mine.raw) - 1
+    status, answer = _call(url, "GET", f"/games/{game}", params={"after": after})
+    if status != 200:
+        raise Failure(f"{url}: {answer.get('error', f'status {status}')}", 1)
+    texts = answer.get("lines")
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise Failure(f"{url}: the relay's answer has no lines", 3)
+    head = mine.log.hashes[after] if after >= 0 else None
+    return take_lines(path, url, after, head, [t.encode() for t in texts], game)
+
+
+def _keep_receipts(path: str, url: str, answer: dict) -> None:
+    """Keep the relay's receipts beside the log, one JSON a line (``GAME.receipts``)."""
+    receipts = answer.get("receipts")
+    if not isinstance(receipts, list):
+        raise Failure(f"{url}: the relay gave no receipts for the lines it took", 3)
+    with open(path + ".receipts", "ab") as file:
+        file.write(b"".join(msgspec.json.encode(r) + b"\n" for r in receipts))
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def fetch(url: str, game: str) -> list[bytes]:
+    """Every line of ``game`` the relay holds (to join it, or to watch it).
+
+    :raises Failure: the relay does not hold it, or answers something else.
+    """
+    from meeple.cli.relay.store import GAME_ID
+
+    if not GAME_ID.fullmatch(game):
+        raise Failure(f"{game!r}: a game id is 32 lowercase hex digits (`meeple status GAME` "
+                      "shows it)", 2)
+    status, answer = _call(url, "GET", f"/games/{game}")
+    if status != 200:
+        raise Failure(f"{url}: {answer.get('error', f'status {status}')}", 1)
+    texts = answer.get("lines")
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or not texts:
+        raise Failure(f"{url}: the relay's answer has no lines", 3)
+    return [t.encode() for t in texts]

@@ -1,0 +1,145 @@
+"""A relay's games (README, "The relay"): one log per game in the relay's folder, named by
+the game's id, written with the CLI's appends, locks and fsync, so `meeple check DIR/*.jsonl`
+checks a relay's folder; beside each, the relay's receipts.
+
+Nothing is stored that the game's own rules refuse: a new game is its whole signed set-up,
+verified; each append is verified with the game before it (every signature of the new
+lines, their writers, the chain, the rules and the reveals).
+
+A receipt is the relay's signature (its own Ed25519 key, SSHSIG, namespace ``meeple``) over
+``receipt <game id> <seq> <line hash> <Unix time>``: the relay saw that line at that time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import msgspec
+
+from meeple.cli.store import Failure
+from meeple.events import log as logfile
+from meeple.events.limits import MAX_FILE_BYTES
+from meeple.events.model import GameStarted, Remote
+
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+
+
+class Receipt(msgspec.Struct, frozen=True):
+    """The relay's word that it stored line ``seq`` (SHA-256 ``hash``) at ``at``."""
+
+    game: str
+    seq: int
+    hash: str
+    at: int
+    sig: str
+
+    def message(self) -> bytes:
+        return receipt_message(self.game, self.seq, self.hash, self.at)
+
+
+def receipt_message(game: str, seq: int, line_hash: str, at: int) -> bytes:
+    return f"receipt {game} {seq} {line_hash} {at}".encode()
+
+
+class Refused(Exception):
+    """A request the relay refuses: its HTTP status, one-line reason and kind."""
+
+    def __init__(self, status: int, message: str, kind: str, **extra: object) -> None:
+        super().__init__(message)
+        self.status, self.message, self.kind, self.extra = status, message, kind, extra
+
+
+class Games:
+    """The games in one folder, and the relay's key that signs receipts."""
+
+    def __init__(self, folder: str, signer) -> None:
+        self.folder = folder
+        self.signer = signer
+        os.makedirs(folder, exist_ok=True)
+
+    def path(self, game: str) -> str:
+        if not GAME_ID.fullmatch(game):
+            raise Refused(404, "no such game: a game id is 32 lowercase hex digits",
+                          "missing")
+        return os.path.join(self.folder, game + ".jsonl")
+
+    def lines(self, game: str) -> tuple[list[bytes], logfile.GameLog]:
+        """A stored game's lines and its log (read under a shared lock).
+
+        :raises Refused: 404 for a game the relay does not hold.
+        """
+        path = self.path(game)
+        try:
+            log = logfile.read(path)
+        except logfile.LogError as exc:
+            if exc.kind == "missing":
+                raise Refused(404, f"no such game {game}", "missing") from None
+            raise Refused(500, f"the relay's copy cannot be read: {exc.message}",
+                          exc.kind) from None
+        with open(path, "rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1).split(b"\n")[:len(log.events)]
+        return raw, log
+
+    def create(self, lines: list[bytes]) -> tuple[str, list[Receipt]]:
+        """Store a new game from its signed set-up (its first lines, every one verified).
+
+        :raises Refused: 422 for lines that do not verify, 409 for a game already held.
+        """
+        game = _verified("set-up", lines, 0)
+        first = game.events[0]
+        assert isinstance(first, GameStarted) and isinstance(first.remote, Remote)
+        path = self.path(first.remote.game)
+        try:
+            logfile.create_lines(path, lines)
+        except logfile.LogError as exc:
+            status = 409 if exc.kind == "exists" else 500
+            raise Refused(status, f"{first.remote.game}: {exc.message}", exc.kind) from None
+        return first.remote.game, self._receipts(first.remote.game, 0, lines)
+
+    def append(self, game: str, after: int, head: str | None,
+               lines: list[bytes]) -> list[Receipt]:
+        """Append lines that follow line ``after`` (whose hash is ``head``).
+
+        :raises Refused: 409 with the current head when ``after``/``head`` is not the last
+            line; 422 for lines that do not verify.
+        """
+        raw, log = self.lines(game)
+        count = len(raw)
+        if after != count - 1 or head != log.head:
+            raise Refused(409, f"the game has moved on: its last line is {count} (head "
+                          f"{logfile.short(log.head)})", "conflict", head=log.head,
+                          seq=count - 1)
+        _verified(f"{game}", raw + lines, count)
+        try:
+            logfile.append_lines(self.path(game), lines, log.head or "", count)
+        except logfile.LogError as exc:
+            status = 409 if exc.kind == "conflict" else 413 if exc.kind == "full" else 500
+            raise Refused(status, exc.message, exc.kind) from None
+        return self._receipts(game, count, lines)
+
+    def _receipts(self, game: str, first_seq: int, lines: list[bytes]) -> list[Receipt]:
+        """Sign and keep a receipt for each line stored (``GAME.receipts``, one JSON a line)."""
+        now = int(time.time())
+        receipts = []
+        for offset, line in enumerate(lines):
+            seq, line_hash = first_seq + offset, logfile.line_hash(line)
+            receipts.append(Receipt(game, seq, line_hash, now, self.signer.sign(
+                receipt_message(game, seq, line_hash, now))))
+        with open(os.path.join(self.folder, game + ".receipts"), "ab") as file:
+            file.write(b"".join(msgspec.json.encode(r) + b"\n" for r in receipts))
+            file.flush()
+            os.fsync(file.fileno())
+        return receipts
+
+
+def _verified(name: str, lines: list[bytes], new_from: int):
+    from meeple.cli.transport import verified
+
+    try:
+        return verified(name, lines, new_from)
+    except logfile.LogError as exc:
+        raise Refused(422, str(exc), exc.kind) from None
+    except Failure as exc:
+        raise Refused(422, exc.message, "invalid") from None
