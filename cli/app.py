@@ -90,7 +90,7 @@ def play(
 #: every command, in the order `meeple --help` lists them
 ORDER = ("continue", "new", "status", "moves", "place", "deploy", "take-back", "skip", "draw",
          "roll", "undo", "redo", "show", "export", "replay", "score", "check", "join", "send",
-         "receive", "signatures", "claim-timeout", "serve", "autoplay", "play", "arena",
+         "receive", "signatures", "claim-timeout", "serve", "watch", "autoplay", "play", "arena",
          "simulate", "tiles", "demo", "bench", "repair", "schema")
 
 

@@ -132,3 +132,49 @@ def compare_copies(first: str, second: str) -> tuple[str, int]:
     shorter = first if len(raw_a) <= len(raw_b) else second
     return (f"no fork: {shorter} is the beginning of the other ({min(len(raw_a), len(raw_b))} "
             "common lines)"), 0
+
+
+def check_receipts(path: str, key_file: str) -> tuple[int, list[str]]:
+    """The relay's receipts kept beside the log (``GAME.receipts``, from ``send --relay``),
+    each checked: the relay's signature with the key in ``key_file``, and the hash of the
+    line it names; returns how many hold, and one line for each that does not.
+
+    :raises Failure: a key or receipts file that cannot be read (exit 3).
+    """
+    import msgspec
+
+    from meeple.cli.relay.store import Receipt
+    from meeple.events.signing import BadSignature, KeyProblem, load_public
+
+    log, remote, _, _ = _remote_log(path)
+    try:
+        relay = load_public(key_file)
+    except KeyProblem as exc:
+        raise Failure(str(exc), 3) from None
+    name = path + ".receipts"
+    try:
+        with open(name, "rb") as file:
+            data = file.read(logfile.MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise Failure(f"{name}: cannot read the relay's receipts: {exc.strerror}", 3) from None
+    held, faults = 0, []
+    for lineno, line in enumerate(data.splitlines(), 1):
+        try:
+            receipt = msgspec.json.decode(line, type=Receipt)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            faults.append(f"{name}:{lineno}: not a receipt")
+            continue
+        if receipt.game != remote.game or not 0 <= receipt.seq < len(log.hashes):
+            faults.append(f"{name}:{lineno}: a receipt for another game or line")
+            continue
+        if receipt.hash != log.hashes[receipt.seq]:
+            faults.append(f"{name}:{lineno}: the receipt's hash is not line "
+                          f"{receipt.seq + 1}'s")
+            continue
+        try:
+            relay.verify(receipt.message(), receipt.sig)
+        except BadSignature as exc:
+            faults.append(f"{name}:{lineno}: the relay's signature does not hold: {exc}")
+            continue
+        held += 1
+    return held, faults

@@ -198,3 +198,22 @@ def serve(
     app = make_app(Games(data, load_signer(key)))
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5,
                 limit_concurrency=200)
+
+
+@commands.command()
+@guarded
+def watch(
+    url: Annotated[str, typer.Argument(help="The relay, e.g. http://127.0.0.1:8088.",
+                                       metavar="URL")],
+    game_id: Annotated[str, typer.Argument(help="The game's id (32 hex digits).",
+                                           metavar="GAME")],
+    follow: Annotated[bool, typer.Option("--follow/--no-follow", help="Go on showing lines "
+                                         "as they are played, to the end of the game.")
+                      ] = True,
+) -> None:
+    """Follow a game on a relay: each line, verified, as it is played."""
+    from meeple.cli.relay.client import fetch
+    from meeple.cli.relay.watch import watch as follow_game
+
+    fetch(url, game_id)  # (a game the relay holds, before anything is shown)
+    follow_game(url, game_id, say, follow=follow)

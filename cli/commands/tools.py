@@ -36,6 +36,9 @@ def check(
     keys: Annotated[str | None, typer.Option(
         help="Remote games: also require each seat's key to be allowed for that seat (its "
         "colour or name) in this OpenSSH allowed_signers file.", metavar="FILE")] = None,
+    relay_key: Annotated[str | None, typer.Option(
+        help="Remote games: also check the relay's receipts kept beside the log "
+        "(GAME.receipts) with the relay's public key.", metavar="FILE")] = None,
     as_json: Json = False,
 ) -> None:
     """Verify games in full: structure, hash chain, every move legal, every consequence.
@@ -46,17 +49,25 @@ def check(
 
     ray_option(ray, ray_address)
     code = run_check(games, expect, as_json, jobs, head=head, failures_only=failures_only)
-    if keys is not None or len(games) == 2:
-        code = max(code, _remote_checks(games, keys))
+    if keys is not None or len(games) == 2 or relay_key is not None:
+        code = max(code, _remote_checks(games, keys, relay_key))
     raise typer.Exit(code)
 
 
-def _remote_checks(games: list[str], keys: str | None) -> int:
-    """``check --keys`` and the comparison of two copies of one remote game."""
+def _remote_checks(games: list[str], keys: str | None, relay_key: str | None) -> int:
+    """``check --keys``, ``--relay-key`` and the comparison of two copies of one remote
+    game."""
     from meeple.cli.output import tell_error
-    from meeple.cli.signatures import check_keys, compare_copies, is_remote
+    from meeple.cli.signatures import check_keys, check_receipts, compare_copies, is_remote
 
     code = 0
+    if relay_key is not None:
+        for game in games:
+            held, faults = check_receipts(game, relay_key)
+            for fault in faults:
+                tell_error(fault, 1, kind="receipt")
+                code = 1
+            say(f"{game}: {held} receipt(s) of the relay hold")
     if keys is not None:
         for game in games:
             for fault in check_keys(game, keys):

@@ -220,3 +220,32 @@ def test_hostile_requests_get_bounded_json_refusals_and_nothing_is_stored(tmp_pa
     assert got == 409 and answer["head"] == head, answer
     assert stored.read_bytes() == before
     assert relay.get("/key")["key"].startswith("ssh-ed25519 ")
+
+
+def test_receipts_kept_beside_a_log_check_against_the_relays_key(tmp_path, relay):
+    players = set_up(tmp_path, relay, "classic", ["red", "green"])
+    play_turns(players, relay, random.Random(3), turns=2)
+    host = players[0]
+    relay_key = f"{relay.key}.pub"
+    done = host.meeple("check", host.game, "--relay-key", relay_key)
+    held = int(done.stdout.split(": ")[-1].split()[0])
+    assert held == len((Path(f"{host.game}.receipts")).read_text().splitlines()) > 0
+    receipts = Path(f"{host.game}.receipts")
+    lines = receipts.read_text().splitlines()
+    forged = json.loads(lines[-1])
+    forged["at"] += 3600  # the relay never said it got this line an hour later
+    receipts.write_text("\n".join([*lines[:-1], json.dumps(forged)]) + "\n")
+    refused = host.meeple("check", host.game, "--relay-key", relay_key, code=1)
+    assert "the relay's signature does not hold" in refused.stderr
+
+
+def test_watch_shows_every_line_verified(tmp_path, relay):
+    players = set_up(tmp_path, relay, "classic", ["red", "green"])
+    play_turns(players, relay, random.Random(4), turns=2)
+    game_id = Game.load(players[0].game).remote.game
+    stored = Game.load(relay.data / f"{game_id}.jsonl")
+    shown = players[1].meeple("watch", relay.url, game_id, "--no-follow")
+    assert len(shown.stdout.splitlines()) == len(stored.events)
+    assert "draws" in shown.stdout
+    unknown = players[1].meeple("watch", relay.url, "0" * 32, "--no-follow", code=1)
+    assert "no such game" in unknown.stderr

@@ -1,0 +1,72 @@
+"""``meeple watch URL GAME``: follow a game on a relay as it is played (README, "The relay").
+
+The lines come from the relay's stream (Server-Sent Events, ``id`` = seq); each batch is
+verified with the game before it as ``receive`` verifies (signatures, writers, chain, rules,
+reveals) before a word of it is shown: a spectator trusts the relay no more than a player
+does. A dropped connection is resumed from the last line shown (``Last-Event-ID``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+from meeple.cli.store import Failure
+from meeple.cli.transport import verified
+
+#: seconds between attempts to reach the relay again
+RETRY = 1.0
+
+
+def events(url: str, game: str, after: int) -> Iterator[tuple[int, bytes]]:
+    """The stream's lines after ``after``, as (seq, line), resumed after a dropped connection;
+    ends when the relay cannot be reached for 30 s."""
+    import httpx
+
+    failures = 0
+    while True:
+        try:
+            with httpx.Client(base_url=url.rstrip("/"), timeout=httpx.Timeout(10.0, read=60.0)) \
+                    as client, client.stream("GET", f"/games/{game}/stream",
+                                             headers={"Last-Event-ID": str(after)}) as answer:
+                if answer.status_code != 200:
+                    raise Failure(f"{url}: the relay does not stream game {game} (status "
+                                  f"{answer.status_code})", 1)
+                failures = 0
+                seq, data = None, None
+                for text in answer.iter_lines():
+                    if text.startswith("id:"):
+                        seq = int(text[3:].strip())
+                    elif text.startswith("data:"):
+                        data = text[5:].strip()
+                    elif not text and seq is not None and data is not None:
+                        if seq == after + 1:
+                            after = seq
+                            yield seq, data.encode()
+                        seq, data = None, None
+        except (httpx.HTTPError, ValueError):
+            failures += 1
+            if failures * RETRY > 30:
+                raise Failure(f"{url}: the relay cannot be reached", 3) from None
+            time.sleep(RETRY)
+
+
+def watch(url: str, game: str, say: Callable[[str], None], *, follow: bool = True) -> int:
+    """Show the game's lines as they come; returns how many were shown."""
+    from meeple.cli.pictures.narrate import tell
+    from meeple.cli.relay.client import fetch
+
+    lines = fetch(url, game)
+    shown = verified(url, lines)
+    for event in shown.events:
+        say(f"{event.seq:>4} {tell(event, shown.edition)}")
+    if not follow or shown.over:
+        return len(lines)
+    for _seq, line in events(url, game, len(lines) - 1):
+        batch = verified(url, [*lines, line], len(lines))
+        lines.append(line)
+        event = batch.events[-1]
+        say(f"{event.seq:>4} {tell(event, batch.edition)}")
+        if batch.over:
+            break
+    return len(lines)
