@@ -184,6 +184,9 @@ def serve(
                                      "receipts (`meeple key new`).", metavar="FILE")],
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.", min=0, max=65535)] = 8088,
+    rate: Annotated[float, typer.Option(help="Requests a second one address may make (three "
+                                        "times as many at once); more get 429.", min=0.1)
+                    ] = 40.0,
 ) -> None:
     """Run a relay: it stores remote games' lines after verifying them, signs a receipt for
     each, and streams them (README, The relay)."""
@@ -195,7 +198,7 @@ def serve(
         import uvicorn
     except ImportError:
         fail("the relay needs its extra: pip install 'meeple[relay]'", 2)
-    app = make_app(Games(data, load_signer(key)))
+    app = make_app(Games(data, load_signer(key)), rate)
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5,
                 limit_concurrency=200)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -35,6 +36,11 @@ MAX_BODY = 4 * 1024 * 1024
 MAX_LINES = 2000
 #: how often a stream looks for new lines, in seconds
 POLL = 0.1
+#: the seconds a client has to send a request's body
+BODY_SECONDS = 10.0
+#: requests a client (an address) may make by default: so many a second, three times as many
+#: at once
+RATE = 40.0
 
 
 class NewGame(msgspec.Struct, forbid_unknown_fields=True):
@@ -66,10 +72,15 @@ async def _body(request: Request, kind: type) -> object:
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise Refused(413, f"the body is over {MAX_BODY} bytes", "too_large")
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise Refused(413, f"the body is over {MAX_BODY} bytes", "too_large")
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > MAX_BODY:
+                    raise Refused(413, f"the body is over {MAX_BODY} bytes", "too_large")
+    except TimeoutError:
+        raise Refused(408, f"the body took over {BODY_SECONDS:.0f} s to come", "timeout") \
+            from None
     try:
         return msgspec.json.decode(bytes(data), type=kind)
     except msgspec.ValidationError as exc:
@@ -83,16 +94,32 @@ def _receipts(receipts: list[Receipt]) -> list[dict]:
     return [msgspec.to_builtins(r) for r in receipts]
 
 
-def make_app(games: Games) -> Starlette:
-    """The relay's application over ``games``."""
+def make_app(games: Games, rate: float = RATE) -> Starlette:
+    """The relay's application over ``games``, admitting ``rate`` requests a second from an
+    address (a burst of three times that)."""
+    burst = 3 * rate
     locks: dict[str, threading.Lock] = {}
     guard = threading.Lock()
+    buckets: dict[str, tuple[float, float]] = {}
+
+    def admit(request: Request) -> None:
+        """A token bucket per client address."""
+        who = request.client.host if request.client is not None else "-"
+        now = time.monotonic()
+        tokens, then = buckets.get(who, (burst, now))
+        tokens = min(burst, tokens + (now - then) * rate)
+        if tokens < 1:
+            raise Refused(429, "too many requests from this address: wait a moment", "busy")
+        if len(buckets) > 10_000:
+            buckets.clear()
+        buckets[who] = (tokens - 1, now)
 
     def lock_of(game: str) -> threading.Lock:
         with guard:
             return locks.setdefault(game, threading.Lock())
 
     async def create(request: Request) -> Response:
+        admit(request)
         body = await _body(request, NewGame)
         assert isinstance(body, NewGame)
         game, receipts = await run_in_threadpool(games.create, _lines(body.lines))
@@ -101,6 +128,7 @@ def make_app(games: Games) -> Starlette:
                             status_code=201)
 
     async def append(request: Request) -> Response:
+        admit(request)
         game = request.path_params["game"]
         games.path(game)
         body = await _body(request, Append)
@@ -116,6 +144,7 @@ def make_app(games: Games) -> Starlette:
                              "receipts": _receipts(receipts)})
 
     async def read(request: Request) -> Response:
+        admit(request)
         game = request.path_params["game"]
         after = _after(request.query_params.get("after"))
         raw, log = await run_in_threadpool(games.lines, game)
@@ -124,6 +153,7 @@ def make_app(games: Games) -> Starlette:
                              "lines": [line.decode() for line in raw[after + 1:]]})
 
     async def stream(request: Request) -> Response:
+        admit(request)
         from sse_starlette.sse import EventSourceResponse
 
         game = request.path_params["game"]

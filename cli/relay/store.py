@@ -24,6 +24,8 @@ from meeple.events.limits import MAX_FILE_BYTES
 from meeple.events.model import GameStarted, Remote
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
+#: the most games one relay keeps
+MAX_GAMES = 10_000
 
 
 class Receipt(msgspec.Struct, frozen=True):
@@ -87,6 +89,9 @@ class Games:
 
         :raises Refused: 422 for lines that do not verify, 409 for a game already held.
         """
+        if sum(1 for entry in os.scandir(self.folder) if entry.name.endswith(".jsonl")) \
+                >= MAX_GAMES:
+            raise Refused(429, f"the relay holds its most games ({MAX_GAMES})", "full")
         game = _verified("set-up", lines, 0)
         first = game.events[0]
         assert isinstance(first, GameStarted) and isinstance(first.remote, Remote)

@@ -36,7 +36,8 @@ def free_port() -> int:
 
 
 class Relay:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, rate: float = 1000.0) -> None:
+        self.rate = rate
         self.data = root / "relay-data"
         self.key = root / "relay-key"
         if not self.key.exists():
@@ -49,7 +50,8 @@ class Relay:
     def start(self) -> Relay:
         self.process = subprocess.Popen(
             [MEEPLE, "serve", "--data", str(self.data), "--key", str(self.key), "--host",
-             "127.0.0.1", "--port", str(self.port)], stdout=subprocess.PIPE,
+             "127.0.0.1", "--port", str(self.port), "--rate", str(self.rate)],
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -249,3 +251,20 @@ def test_watch_shows_every_line_verified(tmp_path, relay):
     assert "draws" in shown.stdout
     unknown = players[1].meeple("watch", relay.url, "0" * 32, "--no-follow", code=1)
     assert "no such game" in unknown.stderr
+
+
+def test_a_client_past_its_rate_gets_429_and_others_are_served(tmp_path):
+    slow = Relay(tmp_path, rate=1.0).start()
+    try:
+        statuses = []
+        for _ in range(8):
+            try:
+                slow.get(f"/games/{'0' * 32}")
+            except urllib.error.HTTPError as exc:
+                statuses.append(exc.code)
+                assert json.loads(exc.read())["kind"] in ("missing", "busy")
+        assert statuses[:3] == [404, 404, 404] and 429 in statuses
+        time.sleep(1.5)
+        assert slow.get("/key")["key"]
+    finally:
+        slow.stop()
