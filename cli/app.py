@@ -78,13 +78,16 @@ def play(
         "alone: the default opponent (mcts:500); bots: " + BOT_HELP + " Seats recorded at "
         "`new --bot` play as well.", metavar="COLOUR[=BOT]")] = None,
     move_time: MoveTime = 10.0,
+    relay: Annotated[str | None, typer.Option(
+        help="A remote game played live through this relay (`meeple serve`): your moves go "
+        "to it, and the session waits for the others' lines.", metavar="URL")] = None,
 ) -> None:
     """Play at the terminal: type moves without the file name; bots take their seats."""
     from meeple.cli.interactive import run_play
     from meeple.cli.session import check_move_time, parse_seats
 
     check_move_time(move_time)
-    raise typer.Exit(run_play(game, parse_seats(bot or []), move_time, run_command))
+    raise typer.Exit(run_play(game, parse_seats(bot or []), move_time, run_command, relay))
 
 
 #: every command, in the order `meeple --help` lists them

@@ -138,11 +138,14 @@ class _Completer(Completer):
                 yield Completion(option, start_position=-len(typed))
 
 
-def run_play(path: str, bots: dict[str, str], move_time: float, run: Run) -> int:
+def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
+             relay: str | None = None) -> int:
     """The session (see the module), each command line run by ``run``. Reads lines from a
     terminal with prompt_toolkit, or plainly from a pipe. Returns the exit code: 0, or 1 when
     lines read from a pipe failed (a script learns that not every line was played; each
-    error was said on stderr)."""
+    error was said on stderr). With ``relay`` (a remote game), the lines go to and come from
+    the relay after each move, and while the game waits for another seat the session waits
+    for its lines."""
     from meeple.cli.store import Failure
     from meeple.cli.views import seated_bots
     from meeple.engine import sees_only_the_table
@@ -170,6 +173,8 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run) -> int
     run = _interruptible(run)
     try:
         _bots_move(path, bots, move_time, run)
+        if relay is not None:
+            _wait_turn(path, relay, run)
         _show(path, run)
         while True:
             try:
@@ -207,10 +212,40 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run) -> int
             failed += code != 0
             if code == 0 and verb not in ("moves", "show", "status", "score"):
                 _bots_move(path, bots, move_time, run)
+                if relay is not None:
+                    run(["send", path, "--relay", relay])
+                    _wait_turn(path, relay, run)
                 _show(path, run)
     except KeyboardInterrupt:
         say("(interrupted: the log keeps every move made)")
     return 1 if failed and not terminal else 0
+
+
+#: seconds between two looks at the relay while the game waits for another seat
+WAIT_POLL = 1.0
+
+
+def _wait_turn(path: str, relay: str, run: Run) -> None:
+    """Take the relay's lines until the game waits for this seat or is over (Ctrl-C ends the
+    wait and the session)."""
+    import time
+
+    from meeple.cli.remote import remote_view
+    from meeple.cli.session import open_game
+
+    told = None
+    while True:
+        run(["receive", path, "--relay", relay])
+        game = open_game(path)
+        view = remote_view(game)
+        if game.over or view["your_turn"]:
+            return
+        waiting = ", ".join(view["waiting_for"])
+        if waiting != told:
+            say(f"-- waiting for {waiting} (Ctrl-C ends the session; the log keeps every "
+                "move) --")
+            told = waiting
+        time.sleep(WAIT_POLL)
 
 
 #: the longest line ``play`` reads as a command (a command is a few words)

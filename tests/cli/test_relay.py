@@ -5,6 +5,7 @@ nothing stored."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import signal
@@ -268,3 +269,30 @@ def test_a_client_past_its_rate_gets_429_and_others_are_served(tmp_path):
         assert slow.get("/key")["key"]
     finally:
         slow.stop()
+
+
+def test_play_through_a_relay_waits_for_the_other_seat_then_takes_its_move(tmp_path, relay):
+    alice, bob = set_up(tmp_path, relay, "classic", ["red", "green"])
+    alice.meeple("receive", alice.game, "--relay", relay.url)
+    move = Game.load(alice.game).legal_moves()[0]
+    alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
+    alice.meeple("send", alice.game, "--relay", relay.url)
+    session = subprocess.Popen([MEEPLE, "play", str(alice.game), "--relay", relay.url],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env={**os.environ,
+                                                            "HOME": str(alice.home)})
+    try:
+        time.sleep(2)
+        assert session.poll() is None, "the session waits for green"
+        bob.meeple("receive", bob.game, "--relay", relay.url)
+        move = Game.load(bob.game).legal_moves()[0]
+        bob.meeple("place", bob.game, move.x, move.y, move.rotation, "--no-meeple")
+        bob.meeple("send", bob.game, "--relay", relay.url)
+        out, err = session.communicate(b"status\nquit\n", timeout=60)
+    finally:
+        if session.poll() is None:
+            session.kill()
+    assert session.returncode == 0, err
+    assert b"waiting for green" in out
+    taken = [e for e in Game.load(alice.game).events if type(e).__name__ == "TilePlaced"]
+    assert [e.player for e in taken] == ["red", "green"], "the session took green's move"
