@@ -16,6 +16,7 @@ with a 4xx status, never a traceback. Bodies are bounded before they are read.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -147,8 +148,8 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
         admit(request)
         game = request.path_params["game"]
         after = _after(request.query_params.get("after"))
-        raw, log = await run_in_threadpool(games.lines, game)
-        return JSONResponse({"game": game, "seq": len(raw) - 1, "head": log.head,
+        raw, head = await run_in_threadpool(games.stored, game)
+        return JSONResponse({"game": game, "seq": len(raw) - 1, "head": head,
                              "after": after,
                              "lines": [line.decode() for line in raw[after + 1:]]})
 
@@ -157,13 +158,15 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
         from sse_starlette.sse import EventSourceResponse
 
         game = request.path_params["game"]
-        raw, _ = await run_in_threadpool(games.lines, game)
+        raw, _ = await run_in_threadpool(games.stored, game)
+        path = games.path(game)
         last = request.headers.get("last-event-id")
         after = _after(last if last is not None else request.query_params.get("after"))
 
         async def events() -> AsyncIterator[dict]:
             sent = after
             known = raw
+            size = -1
             while True:
                 while sent + 1 < len(known):
                     sent += 1
@@ -171,7 +174,10 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
                 await asyncio.sleep(POLL)
                 if await request.is_disconnected():
                     return
-                known, _ = await run_in_threadpool(games.lines, game)
+                now = os.stat(path).st_size  # (read again only when the log has grown)
+                if now != size:
+                    size = now
+                    known, _ = await run_in_threadpool(games.stored, game)
 
         return EventSourceResponse(events(), ping=15)
 

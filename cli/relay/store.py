@@ -67,22 +67,29 @@ class Games:
                           "missing")
         return os.path.join(self.folder, game + ".jsonl")
 
-    def lines(self, game: str) -> tuple[list[bytes], logfile.GameLog]:
-        """A stored game's lines and its log (read under a shared lock).
+    def stored(self, game: str) -> tuple[list[bytes], str | None]:
+        """A stored game's lines and head as the relay wrote them (each verified before it was
+        stored; read under the log's shared lock, not verified again): what readers and
+        streams are served.
 
         :raises Refused: 404 for a game the relay does not hold.
         """
+        import fcntl
+
+        from meeple.events.locking import lock, open_regular
+
         path = self.path(game)
         try:
-            log = logfile.read(path)
-        except logfile.LogError as exc:
-            if exc.kind == "missing":
-                raise Refused(404, f"no such game {game}", "missing") from None
-            raise Refused(500, f"the relay's copy cannot be read: {exc.message}",
-                          exc.kind) from None
-        with open(path, "rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1).split(b"\n")[:len(log.events)]
-        return raw, log
+            fd = open_regular(path, os.O_RDONLY)
+        except logfile.LogError:
+            raise Refused(404, f"no such game {game}", "missing") from None
+        try:
+            lock(fd, path, fcntl.LOCK_SH, "unreadable")
+            data = os.pread(fd, MAX_FILE_BYTES + 1, 0)
+        finally:
+            os.close(fd)
+        lines = data.split(b"\n")[:-1]
+        return lines, logfile.line_hash(lines[-1]) if lines else None
 
     def create(self, lines: list[bytes]) -> tuple[str, list[Receipt]]:
         """Store a new game from its signed set-up (its first lines, every one verified).
@@ -110,15 +117,15 @@ class Games:
         :raises Refused: 409 with the current head when ``after``/``head`` is not the last
             line; 422 for lines that do not verify.
         """
-        raw, log = self.lines(game)
+        raw, stored_head = self.stored(game)
         count = len(raw)
-        if after != count - 1 or head != log.head:
+        if after != count - 1 or head != stored_head:
             raise Refused(409, f"the game has moved on: its last line is {count} (head "
-                          f"{logfile.short(log.head)})", "conflict", head=log.head,
+                          f"{logfile.short(stored_head)})", "conflict", head=stored_head,
                           seq=count - 1)
         _verified(f"{game}", raw + lines, count)
         try:
-            logfile.append_lines(self.path(game), lines, log.head or "", count)
+            logfile.append_lines(self.path(game), lines, stored_head or "", count)
         except logfile.LogError as exc:
             status = 409 if exc.kind == "conflict" else 413 if exc.kind == "full" else 500
             raise Refused(status, exc.message, exc.kind) from None
