@@ -324,7 +324,7 @@ def remote_view(game: Game) -> dict:
     }
 
 
-def claim_timeout(path: str, now: float) -> Game:
+def claim_timeout(path: str, now: float, relay: str | None = None) -> Game:
     """RM-4: claim that the seat the game waits for let the time per move pass, counted from
     when this copy last changed (this seat's last move or receive); the claim ends the game
     (README, "Playing remotely"). ``now`` is this machine's clock.
@@ -347,14 +347,23 @@ def claim_timeout(path: str, now: float) -> Game:
         raise Failure(f"{path}: the game is over", 1)
     if seats[0] == player.seat:
         raise Failure(f"{path}: the game waits for your own line", 1)
-    since = os.stat(path).st_mtime
+    since: float = os.stat(path).st_mtime
+    counted = "your copy's last change"
+    if relay is not None:  # the relay's witness: when it stored the last line, its clock now
+        from meeple.cli.relay.client import relay_clock
+
+        since, now = relay_clock(relay, remote.game, game.head)
+        counted = "the relay's receipt of the last line"
     left = since + remote.time_per_move - now
     if left > 0:
         raise Failure(f"{path}: {game.state.players[seats[0]]} has {_span(left)} left of "
-                      f"{_span(remote.time_per_move)} (counted from your copy's last change)",
-                      1)
+                      f"{_span(remote.time_per_move)} (counted from {counted})", 1)
     game.push(claim(game.state, player.seat, int(now)))
     player.save(game)
+    if relay is not None:
+        from meeple.cli.relay.client import push
+
+        push(path, relay)
     return game
 
 

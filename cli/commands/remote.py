@@ -158,14 +158,15 @@ def signatures(
 
 @commands.command("claim-timeout")
 @guarded
-def claim_timeout(game: Game, as_json: Json = False) -> None:
+def claim_timeout(game: Game, relay: Relay = None, as_json: Json = False) -> None:
     """Claim that the player the game waits for let the time per move pass: the game ends,
-    and they cannot win (RM-4)."""
+    and they cannot win (RM-4). With --relay the time is the relay's, and the claim goes to
+    it."""
     import time
 
     from meeple.cli.remote import claim_timeout as claim
 
-    ended = claim(game, time.time())
+    ended = claim(game, time.time(), relay)
     last = ended.events[-1]
     if as_json:
         emit_json({"forfeit": getattr(last, "forfeit", None), "winners": list(ended.winners),

@@ -7,6 +7,8 @@
 - ``GET /games/ID/stream``: Server-Sent Events, one per line, ``id:`` its seq, from the line
   after ``Last-Event-ID`` (or ``?after=``): a client that reconnects misses nothing and gets
   nothing twice.
+- ``GET /games/ID/clock``: when the relay stored the last line, and its clock now (what a
+  timeout claim is judged by).
 - ``GET /key``: the relay's public key, which signs its receipts.
 
 Every answer is JSON (but the stream); a refusal is ``{"error": ONE LINE, "kind": ...}``
@@ -181,6 +183,14 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
 
         return EventSourceResponse(events(), ping=15)
 
+    async def clock(request: Request) -> Response:
+        admit(request)
+        game = request.path_params["game"]
+        raw, head = await run_in_threadpool(games.stored, game)
+        since = await run_in_threadpool(games.received_at, game, len(raw) - 1)
+        return JSONResponse({"game": game, "seq": len(raw) - 1, "head": head,
+                             "received_at": since, "now": int(time.time())})
+
     async def key(request: Request) -> Response:
         return JSONResponse({"key": games.signer.public.openssh,
                              "fingerprint": games.signer.public.fingerprint})
@@ -205,6 +215,7 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
         Route("/games/{game}", read, methods=["GET"]),
         Route("/games/{game}/lines", append, methods=["POST"]),
         Route("/games/{game}/stream", stream, methods=["GET"]),
+        Route("/games/{game}/clock", clock, methods=["GET"]),
         Route("/key", key, methods=["GET"]),
     ], exception_handlers={Refused: refused, 404: unknown, 405: unknown, Exception: failed})
 

@@ -136,3 +136,21 @@ def fetch(url: str, game: str) -> list[bytes]:
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or not texts:
         raise Failure(f"{url}: the relay's answer has no lines", 3)
     return [t.encode() for t in texts]
+
+
+def relay_clock(url: str, game: str, head: str | None) -> tuple[float, float]:
+    """When the relay stored the last line of ``game`` and its clock now, once the relay's
+    last line is this copy's (``head``).
+
+    :raises Failure: the relay holds other lines, or has no receipt of its last line.
+    """
+    status, answer = _call(url, "GET", f"/games/{game}/clock")
+    if status != 200:
+        raise Failure(f"{url}: {answer.get('error', f'status {status}')}", 1)
+    if answer.get("head") != head:
+        raise Failure(f"{url}: the relay's last line is not this copy's: `meeple receive` and "
+                      "`meeple send` with --relay first", 1)
+    since, now = answer.get("received_at"), answer.get("now")
+    if not isinstance(since, int) or not isinstance(now, int):
+        raise Failure(f"{url}: the relay has no receipt of its last line", 1)
+    return float(since), float(now)

@@ -21,7 +21,7 @@ import msgspec
 from meeple.cli.store import Failure
 from meeple.events import log as logfile
 from meeple.events.limits import MAX_FILE_BYTES
-from meeple.events.model import GameStarted, Remote
+from meeple.events.model import GameStarted, Remote, TimeoutClaimed
 
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 #: the most games one relay keeps
@@ -123,13 +123,47 @@ class Games:
             raise Refused(409, f"the game has moved on: its last line is {count} (head "
                           f"{logfile.short(stored_head)})", "conflict", head=stored_head,
                           seq=count - 1)
-        _verified(f"{game}", raw + lines, count)
+        whole = _verified(f"{game}", raw + lines, count)
+        if any(isinstance(event, TimeoutClaimed) for event in whole.events[count:]):
+            self._check_claim(game, count - 1, whole.remote)
         try:
             logfile.append_lines(self.path(game), lines, stored_head or "", count)
         except logfile.LogError as exc:
             status = 409 if exc.kind == "conflict" else 413 if exc.kind == "full" else 500
             raise Refused(status, exc.message, exc.kind) from None
         return self._receipts(game, count, lines)
+
+    def received_at(self, game: str, seq: int) -> int | None:
+        """When the relay stored line ``seq`` of ``game`` (its receipt's time), if it did."""
+        at = None
+        try:
+            with open(os.path.join(self.folder, game + ".receipts"), "rb") as file:
+                for line in file:
+                    try:
+                        receipt = msgspec.json.decode(line, type=Receipt)
+                    except msgspec.DecodeError:
+                        continue
+                    if receipt.seq == seq:
+                        at = receipt.at
+        except OSError:
+            return None
+        return at
+
+    def _check_claim(self, game: str, last: int, remote: Remote | None) -> None:
+        """RM-4 witnessed: a timeout claim is stored only once the time per move has passed
+        since the relay stored the line the game waits after.
+
+        :raises Refused: 422 for a claim that comes early.
+        """
+        if remote is None or remote.time_per_move is None:
+            return
+        since = self.received_at(game, last)
+        now = int(time.time())
+        if since is None or now - since < remote.time_per_move:
+            left = remote.time_per_move - (now - (since or now))
+            raise Refused(422, f"the timeout claim comes early: the relay stored line "
+                          f"{last + 1} {now - (since or now)} s ago, and a move may take "
+                          f"{remote.time_per_move} s ({left} s left)", "early")
 
     def _receipts(self, game: str, first_seq: int, lines: list[bytes]) -> list[Receipt]:
         """Sign and keep a receipt for each line stored (``GAME.receipts``, one JSON a line)."""

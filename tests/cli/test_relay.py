@@ -110,12 +110,13 @@ class Player:
         return done
 
 
-def set_up(root: Path, relay: Relay, edition: str, colours: list[str]) -> list[Player]:
+def set_up(root: Path, relay: Relay, edition: str, colours: list[str],
+           *options: str) -> list[Player]:
     players = [Player(root, f"p{i}", c) for i, c in enumerate(colours)]
     keys = [a for p in players for a in ("--seat-key", f"{p.colour}={p.key}.pub")]
     host = players[0]
     host.meeple("new", host.game, "--edition", edition, "--players", ",".join(colours),
-                "--remote", "--key", host.key, *keys)
+                "--remote", "--key", host.key, *keys, *options)
     host.meeple("send", host.game, "--relay", relay.url)
     game_id = Game.load(host.game).remote.game
     for player in players[1:]:
@@ -296,3 +297,38 @@ def test_play_through_a_relay_waits_for_the_other_seat_then_takes_its_move(tmp_p
     assert b"waiting for green" in out
     taken = [e for e in Game.load(alice.game).events if type(e).__name__ == "TilePlaced"]
     assert [e.player for e in taken] == ["red", "green"], "the session took green's move"
+
+
+def test_the_relay_judges_a_timeout_claim_by_its_own_receipts(tmp_path, relay):
+    alice, bob = set_up(tmp_path, relay, "classic", ["red", "green"], "--time-per-move", "1m")
+    alice.meeple("receive", alice.game, "--relay", relay.url)
+    move = Game.load(alice.game).legal_moves()[0]
+    alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
+    alice.meeple("send", alice.game, "--relay", relay.url)
+    before = alice.game.read_bytes()
+    early = alice.meeple("claim-timeout", alice.game, "--relay", relay.url, code=1)
+    assert "left of 1 min" in early.stderr and "relay's receipt" in early.stderr
+    assert alice.game.read_bytes() == before
+    # a claim her own clock allows (her copy looks two minutes old) the relay still refuses
+    twin = tmp_path / "alice-twin"
+    shutil.copytree(alice.home, twin)
+    os.chmod(twin / "game.jsonl.secret", 0o600)
+    copy = Player.__new__(Player)
+    copy.home, copy.colour, copy.key, copy.game = twin, "red", twin / "key", twin / "game.jsonl"
+    old = time.time() - 120
+    os.utime(copy.game, (old, old))
+    copy.meeple("claim-timeout", copy.game)
+    refused = copy.meeple("send", copy.game, "--relay", relay.url, code=1)
+    assert "comes early" in refused.stderr
+    # two minutes later, by the relay's receipts
+    game_id = Game.load(alice.game).remote.game
+    receipts = relay.data / f"{game_id}.receipts"
+    lines = receipts.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["at"] -= 120
+    receipts.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+    ended = json.loads(alice.meeple("claim-timeout", alice.game, "--relay", relay.url,
+                                    "--json").stdout)
+    assert ended["forfeit"] == "green"
+    bob.meeple("receive", bob.game, "--relay", relay.url)
+    assert Game.load(bob.game).over
