@@ -9,6 +9,7 @@
   nothing twice.
 - ``GET /games/ID/clock``: when the relay stored the last line, and its clock now (what a
   timeout claim is judged by).
+- ``GET /games/ID/page``: the game's replay page, which follows the game live.
 - ``GET /key``: the relay's public key, which signs its receipts.
 
 Every answer is JSON (but the stream); a refusal is ``{"error": ONE LINE, "kind": ...}``
@@ -27,7 +28,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from meeple.cli.relay.store import Games, Receipt, Refused
@@ -191,6 +192,11 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
         return JSONResponse({"game": game, "seq": len(raw) - 1, "head": head,
                              "received_at": since, "now": int(time.time())})
 
+    async def page(request: Request) -> Response:
+        admit(request)
+        html = await run_in_threadpool(games.page, request.path_params["game"])
+        return HTMLResponse(html)
+
     async def key(request: Request) -> Response:
         return JSONResponse({"key": games.signer.public.openssh,
                              "fingerprint": games.signer.public.fingerprint})
@@ -216,6 +222,7 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
         Route("/games/{game}/lines", append, methods=["POST"]),
         Route("/games/{game}/stream", stream, methods=["GET"]),
         Route("/games/{game}/clock", clock, methods=["GET"]),
+        Route("/games/{game}/page", page, methods=["GET"]),
         Route("/key", key, methods=["GET"]),
     ], exception_handlers={Refused: refused, 404: unknown, 405: unknown, Exception: failed})
 

@@ -59,6 +59,7 @@ class Games:
     def __init__(self, folder: str, signer) -> None:
         self.folder = folder
         self.signer = signer
+        self._pages: dict[str, tuple[str | None, str]] = {}
         os.makedirs(folder, exist_ok=True)
 
     def path(self, game: str) -> str:
@@ -133,6 +134,24 @@ class Games:
             raise Refused(status, exc.message, exc.kind) from None
         return self._receipts(game, count, lines)
 
+    def page(self, game: str) -> str:
+        """The replay page of a stored game (``export --html``'s), following the game live:
+        a script on it listens to the game's stream and loads the page again when a line
+        comes (at the last step, it opens at the new last one). Kept for the game's head."""
+        from meeple.cli.pictures.viewer import page
+        from meeple.engine import Game
+
+        raw, head = self.stored(game)
+        cached = self._pages.get(game)
+        if cached is not None and cached[0] == head:
+            return cached[1]
+        html = page(Game.load(self.path(game)), note="live from a meeple relay")
+        html = html.replace("</body>", _FOLLOW + "</body>", 1)
+        if len(self._pages) > 64:
+            self._pages.clear()
+        self._pages[game] = (head, html)
+        return html
+
     def received_at(self, game: str, seq: int) -> int | None:
         """When the relay stored line ``seq`` of ``game`` (its receipt's time), if it did."""
         at = None
@@ -178,6 +197,23 @@ class Games:
             file.flush()
             os.fsync(file.fileno())
         return receipts
+
+
+#: the script a relay's page follows its game with (its stream: ``GET /games/ID/stream``)
+_FOLLOW = """<script>
+(function () {
+  const last = D.events.length ? D.events[D.events.length - 1].seq : -1;
+  const stream = new EventSource("stream?after=" + last);
+  stream.addEventListener("line", function () {
+    stream.close();
+    if (Number(document.body.dataset.step) === D.events.length - 1) {
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    location.reload();
+  });
+})();
+</script>
+"""
 
 
 def _verified(name: str, lines: list[bytes], new_from: int):

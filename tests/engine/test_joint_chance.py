@@ -8,7 +8,6 @@ import functools
 
 import pytest
 from msgspec.structs import replace
-from remote_table import Table
 
 from meeple.engine import Command, IllegalMove, InvalidCommand, awaiting, verify
 from meeple.engine.joint import RULE, RULE_SIGNED, die, element, material, pick_tile
@@ -22,6 +21,8 @@ from meeple.events.model import (
     TileDrawn,
     TilePlaced,
 )
+
+from remote_table import Table
 
 _MOVES = (TilePlaced, MeeplePlaced, MeepleSkipped)
 

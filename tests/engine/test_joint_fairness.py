@@ -19,11 +19,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 import pytest
-from remote_table import Table, random_remote
 
 from meeple.engine import verify
 from meeple.engine.joint import chain_links, die, element, material, pick_tile
 from meeple.events.model import Remote, TileDrawn
+
+from remote_table import Table, random_remote
 
 #: upper 0.1% points of the chi-square distribution by degrees of freedom (P(X > c) = 0.001),
 #: computed once by bisection on the regularized upper incomplete gamma function Q(df/2, c/2);

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from remote_table import Table
 
 from meeple.engine import IllegalMove
 from meeple.engine.check import verify
 from meeple.engine.joint import RULE_TIME
 from meeple.engine.protocol import claim, waiting_for
 from meeple.events.model import GameEnded, TimeoutClaimed
+
+from remote_table import Table
 
 
 def table_with_clock(seats: int = 3, turns: int = 6) -> Table:
