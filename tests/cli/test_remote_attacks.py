@@ -27,20 +27,27 @@ def meeple(home: Path, *args: object, code: int = 0) -> subprocess.CompletedProc
     return done
 
 
+def two_players(root: Path, *options: str) -> tuple[Path, Path]:
+    """Alice (red) and Bob (black), each a folder and a key; Alice sets up a classic remote
+    game in hers with ``options``."""
+    homes = []
+    for name in ("alice", "bob"):
+        home = root / name
+        home.mkdir()
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(home / "key")],
+                       check=True)
+        homes.append(home)
+    alice, bob = homes
+    meeple(alice, "new", alice / "g.jsonl", "--edition", "classic", "--players", "red,black",
+           "--remote", "--key", alice / "key", "--seat-key", f"red={alice / 'key.pub'}",
+           "--seat-key", f"black={bob / 'key.pub'}", *options)
+    return alice, bob
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> dict[str, Path]:
     """Alice (red, who set up) and Bob (black), two moves into a classic game: Bob to move."""
-    paths = {}
-    for name in ("alice", "bob"):
-        home = tmp_path / name
-        home.mkdir()
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
-                        str(home / "key")], check=True)
-        paths[name] = home
-    alice, bob = paths["alice"], paths["bob"]
-    meeple(alice, "new", alice / "g.jsonl", "--edition", "classic", "--players", "red,black",
-           "--remote", "--key", alice / "key", "--seat-key", f"red={alice / 'key.pub'}",
-           "--seat-key", f"black={bob / 'key.pub'}")
+    alice, bob = two_players(tmp_path)
     meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
     meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
     meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
@@ -166,16 +173,7 @@ def test_not_your_turn_and_a_key_too_open(table):
 
 
 def test_a_timeout_claim_ends_the_game_once_the_time_has_passed(tmp_path):
-    homes = {}
-    for name in ("alice", "bob"):
-        homes[name] = tmp_path / name
-        homes[name].mkdir()
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
-                        str(homes[name] / "key")], check=True)
-    alice, bob = homes["alice"], homes["bob"]
-    meeple(alice, "new", alice / "g.jsonl", "--players", "red,black", "--remote",
-           "--time-per-move", "1h", "--key", alice / "key", "--seat-key",
-           f"red={alice / 'key.pub'}", "--seat-key", f"black={bob / 'key.pub'}")
+    alice, bob = two_players(tmp_path, "--time-per-move", "1h")
     meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
     meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
     meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
@@ -204,16 +202,7 @@ def test_the_replay_page_names_who_signed_each_line(table):
 
 
 def test_a_bot_seat_plays_on_its_owners_copy_and_signs_with_their_key(tmp_path):
-    homes = {}
-    for name in ("alice", "bob"):
-        homes[name] = tmp_path / name
-        homes[name].mkdir()
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
-                        str(homes[name] / "key")], check=True)
-    alice, bob = homes["alice"], homes["bob"]
-    meeple(alice, "new", alice / "g.jsonl", "--players", "red,black", "--remote",
-           "--bot", "black=mcts:20", "--key", alice / "key", "--seat-key",
-           f"red={alice / 'key.pub'}", "--seat-key", f"black={bob / 'key.pub'}")
+    alice, bob = two_players(tmp_path, "--bot", "black=mcts:20")
     meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "m0.txt")
     meeple(bob, "join", bob / "g.jsonl", tmp_path / "m0.txt", "--key", bob / "key")
     sent = 0
