@@ -188,11 +188,13 @@ def _picture_note(state: GameState) -> str | None:
     return PICTURE_NOTE if state.tileset.status == "reconstructed" else None
 
 
-def export_html(game: Game, path: str) -> None:
+def export_html(game: Game, path: str, made=None) -> None:
+    """Write the replay page of ``game`` (``made``: its frames, made by the walk that loaded
+    it, ``meeple.cli.pictures.viewer.Frames``)."""
     from meeple.cli.pictures.viewer import PageTooLarge, page_parts
 
     try:
-        parts = page_parts(game, note=_picture_note(game.state))
+        parts = page_parts(game, note=_picture_note(game.state), made=made)
     except PageTooLarge as exc:
         raise Failure(str(exc), 1) from None
     write_file(path, parts, "the HTML replay")

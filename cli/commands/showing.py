@@ -78,10 +78,17 @@ def export(
                                       "this file (-: stdout).", metavar="FILE")],
 ) -> None:
     """The game as one HTML page that replays it offline: board, scores, battles, narrative."""
+    from meeple.cli.pictures.viewer import Frames, PageTooLarge
     from meeple.cli.report import export_html
     from meeple.cli.session import open_game
+    from meeple.cli.store import Failure
 
-    export_html(open_game(game), html)
+    frames = Frames()  # made as the log is read and checked: one walk
+    try:
+        loaded = open_game(game, visit=frames)
+    except PageTooLarge as exc:
+        raise Failure(str(exc), 1) from None
+    export_html(loaded, html, frames)
 
 
 @commands.command()

@@ -40,6 +40,7 @@ from meeple.events.model import (
     BattleEnded,
     BattleStarted,
     DiceRolled,
+    Event,
     GameStarted,
     PointsScored,
     TurnEnded,
@@ -123,39 +124,38 @@ class PageTooLarge(Exception):
     """A game too long to make into one replay page at a bounded cost."""
 
 
-def document(log: Game) -> dict:
-    """The data the page shows: a frame for each event of the log, in order.
+class Frames:
+    """The frames of a game's page, made as a walk of its log passes (a visitor of
+    ``meeple.engine.check.verify``, so that ``export --html`` walks the log once): each
+    distinct frame once (``frames``), the frame of each event (``frame_of``), and the state
+    at the end."""
 
-    Frames that repeat (an undo brings back an earlier board) are stored once, and the
-    sentences told about events once each, so a long log of undo/redo pairs makes a page of
-    the size of its events, not of its boards: ``frames`` holds each distinct frame (as
-    encoded JSON), ``frame_of`` the frame of each event (by seq), ``texts`` each distinct
-    sentence and ``text_of`` each event's (in a remote game, naming the seat that signed its
-    line), ``flags`` each event's (1 undone, 2 turn end),
-    ``hashes`` the line hashes end to end (64 hex digits each).
-    """
-    events = log.events
-    first = events[0]
-    assert isinstance(first, GameStarted)
-    tables = _Tables()
-    steps = walk(events)
-    _, state = next(steps)
-    #: whether the edition has several kinds of figure, shown as "everyday + others" in reserves
-    large = len(state.edition.figures) > 1
-    battle: dict | None = None
-    frames = _Interned()
-    frame_of = [frames.index(msgspec.json.encode(_frame(state, tables, None)))]
-    cost = 0
-    for event, state in steps:
+    def __init__(self) -> None:
+        self.tables = _Tables()
+        self.frames = _Interned()
+        self.frame_of: list[int] = []
+        self.battle: dict | None = None
+        self.cost = 0
+        self.state: GameState | None = None
+        self.events = 0
+
+    def __call__(self, event: Event, state: GameState) -> None:
+        self.events += 1
+        self.state = state
+        if isinstance(event, GameStarted):
+            self.frame_of.append(self.frames.index(msgspec.json.encode(
+                _frame(state, self.tables, None))))
+            return
         scored = scored_cells(state, event) if isinstance(event, PointsScored) else None
-        cost += len(state.board)
+        self.cost += len(state.board)
         if scored is not None:
-            cost += len(scored["realm"]) + sum(len(city) for city in scored["cities"])
-        if cost > PAGE_BUDGET:
-            raise PageTooLarge(f"the game is too long for one replay page ({len(events):,} "
+            self.cost += len(scored["realm"]) + sum(len(city) for city in scored["cities"])
+        if self.cost > PAGE_BUDGET:
+            raise PageTooLarge(f"the game is too long for one replay page ({self.events:,}+ "
                                f"events on a board of up to {len(state.board):,} tiles; the "
                                f"page holds at most {PAGE_BUDGET:,} tiles over all its frames): "
                                "use `meeple replay` and `meeple show --turn N` instead")
+        battle = self.battle
         if isinstance(event, BattleStarted):
             battle = {"realm": escaped(realm_name(event.realm, state.edition)),
                       "sides": [[s.side, s.dice] for s in event.sides], "rounds": [],
@@ -166,8 +166,35 @@ def document(log: Game) -> dict:
             battle["winner"] = event.winner
         elif isinstance(event, TurnEnded | Undone):
             battle = None
-        frame = _frame(state, tables, None if battle is None else _copy(battle), scored)
-        frame_of.append(frames.index(msgspec.json.encode(frame)))
+        self.battle = battle
+        frame = _frame(state, self.tables, None if battle is None else _copy(battle), scored)
+        self.frame_of.append(self.frames.index(msgspec.json.encode(frame)))
+
+
+def document(log: Game, made: Frames | None = None) -> dict:
+    """The data the page shows: a frame for each event of the log, in order.
+
+    Frames that repeat (an undo brings back an earlier board) are stored once, and the
+    sentences told about events once each, so a long log of undo/redo pairs makes a page of
+    the size of its events, not of its boards: ``frames`` holds each distinct frame (as
+    encoded JSON), ``frame_of`` the frame of each event (by seq), ``texts`` each distinct
+    sentence and ``text_of`` each event's (in a remote game, naming the seat that signed its
+    line), ``flags`` each event's (1 undone, 2 turn end), ``hashes`` the line hashes end to
+    end (64 hex digits each). ``made``: the frames a walk of the log made already
+    (``Frames``, the visitor of the walk that loaded it); without them the log is walked here.
+    """
+    events = log.events
+    first = events[0]
+    assert isinstance(first, GameStarted)
+    if made is None or made.events != len(events):
+        made = Frames()
+        for event, after in walk(events):
+            made(event, after)
+    state = made.state
+    assert state is not None
+    tables, frames, frame_of = made.tables, made.frames, made.frame_of
+    #: whether the edition has several kinds of figure, shown as "everyday + others" in reserves
+    large = len(state.edition.figures) > 1
     cells = {(row[0], row[1]) for row in tables.placement_rows}
     x0, y0, x1, y1 = extent(cells)
     sides = []
@@ -240,12 +267,12 @@ def script_json(value: object) -> str:
     return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_UNSAFE[m.group()], text)
 
 
-def page(log: Game, *, note: str | None) -> str:
+def page(log: Game, *, note: str | None, made: Frames | None = None) -> str:
     """The HTML page replaying ``log``; ``note`` is shown under the title (e.g. a tile set caveat)."""
-    return "".join(page_parts(log, note=note))
+    return "".join(page_parts(log, note=note, made=made))
 
 
-def page_parts(log: Game, *, note: str | None) -> list[str]:
+def page_parts(log: Game, *, note: str | None, made: Frames | None = None) -> list[str]:
     """The page in pieces, to be written one after the other (a long log's data is not
     copied into one more string).
 
@@ -258,7 +285,7 @@ def page_parts(log: Game, *, note: str | None) -> list[str]:
     assert isinstance(first, GameStarted)
     defs, style = defs_and_style(edition_named(first.edition))
     slots = {"TITLE": escape(escaped(document_title(log))), "NOTE": escape(escaped(note or "")),
-             "DEFS": defs, "SVGSTYLE": style, "DATA": script_json(document(log))}
+             "DEFS": defs, "SVGSTYLE": style, "DATA": script_json(document(log, made))}
     pieces = _SLOTS.split(template)  # text, slot name, text, slot name, ..., text
     return [slots[piece] if i % 2 else piece for i, piece in enumerate(pieces)]
 

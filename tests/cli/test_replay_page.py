@@ -251,3 +251,21 @@ def test_a_picture_replaces_an_earlier_picture_or_any_other_file(tmp_path):
     notes.write_text("deadbeef is not a seed: too short\nsecond line\n")
     run("tiles", "--svg", notes)
     assert notes.read_text().startswith("<svg")
+
+
+def test_export_walks_the_log_once(tmp_path, monkeypatch):
+    """The page's frames are made by the walk that reads and checks the log (``Frames``, its
+    visitor), not by a second walk; the page is the same as one made by walking again."""
+    from meeple.cli.pictures import viewer
+
+    out = tmp_path / "once.html"
+
+    def second_walk(events):
+        raise AssertionError("export walked the log a second time")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(viewer, "walk", second_walk)
+        run("export", UNDO, "--html", out)
+    from meeple.cli.report import PICTURE_NOTE
+
+    assert out.read_text() == page(load(str(UNDO)), note=PICTURE_NOTE)
