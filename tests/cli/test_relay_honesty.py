@@ -20,6 +20,9 @@ from test_relay import Player, Relay, play_turns, set_up
 
 from meeple.cli.transport import read_lines
 from meeple.engine import Game
+from meeple.events import line_hash
+
+from helpers import main
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("ssh-keygen") is None,
@@ -111,20 +114,33 @@ def honest_game(tmp_path: Path, relay: Relay) -> tuple[Player, Path, list[bytes]
 
 class Double:
     """A dishonest relay on 127.0.0.1: ``GET /games/ID?after=N`` answers ``lines[N+1:]`` of
-    whatever lines it is given, with the head and seq it claims."""
+    whatever lines it is given; ``POST /games/ID/lines`` answers with the receipts it is
+    given; ``GET /key`` with the key it is given."""
 
     def __init__(self) -> None:
         self.lines: list[bytes] = []
+        self.receipts: list[dict] = []
+        self.key = ""
         double = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (the http.server name)
                 parts = urlsplit(self.path)
+                if parts.path == "/key":
+                    return self.answer({"key": double.key})
                 after = int(parse_qs(parts.query).get("after", ["-1"])[0])
-                body = json.dumps({
+                self.answer({
                     "game": parts.path.split("/")[-1], "seq": len(double.lines) - 1,
-                    "head": None, "after": after,
-                    "lines": [line.decode() for line in double.lines[after + 1:]]}).encode()
+                    "head": line_hash(double.lines[-1]), "after": after,
+                    "lines": [line.decode() for line in double.lines[after + 1:]]})
+
+            def do_POST(self) -> None:  # noqa: N802
+                self.rfile.read(int(self.headers["Content-Length"]))
+                self.answer({"seq": len(double.lines), "head": None,
+                             "receipts": double.receipts})
+
+            def answer(self, document: dict) -> None:
+                body = json.dumps(document).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -155,8 +171,6 @@ def receive_from(snapshot: Path, root: Path, name: str, url: str, code: int) -> 
                                                                                     Path]:
     """``receive --relay URL`` on a fresh copy of ``snapshot``: the one-line error (or
     output), and the copy's log."""
-    from helpers import main
-
     home = root / name
     shutil.copytree(snapshot, home)
     game = home / "game.jsonl"
@@ -243,3 +257,36 @@ def test_the_relay_refuses_another_games_lines_and_lines_it_holds(tmp_path, rela
     assert (relay.data / f"{game_b}.jsonl").read_bytes() == before_b
     receipts = (relay.data / f"{game_b}.receipts").read_text().splitlines()
     assert len(receipts) == len(lines_b)
+
+
+def test_a_forged_receipt_is_refused_and_not_kept(tmp_path, relay, double):
+    _, snapshot, honest, game_id = honest_game(tmp_path, relay)
+    mine = len((snapshot / "game.jsonl").read_bytes().split(b"\n")[:-1])
+    held = [json.loads(r) for r in (relay.data / f"{game_id}.receipts").read_text().split()]
+    double.lines, double.key = honest[:mine - 1], relay.get("/key")["key"]
+    forged = {
+        "its time changed": dict(held[mine - 1], at=held[mine - 1]["at"] + 1),
+        "its hash changed": dict(held[mine - 1], hash=held[mine].get("hash")),
+        "another line's": held[0],
+        "another game's": dict(held[mine - 1], game="0" * 32),
+    }
+    for name, receipt in [("honest", held[mine - 1]), *forged.items()]:
+        home = folder(tmp_path, name.replace(" ", "-").replace("'", ""))
+        shutil.rmtree(home)
+        shutil.copytree(snapshot, home)
+        game = home / "game.jsonl"
+        before = game.read_bytes()
+        double.receipts = [receipt]
+        done = main("send", game, "--relay", double.url, env={"HOME": str(home)})
+        kept = Path(f"{game}.receipts")
+        kept_lines = kept.read_text().splitlines() if kept.exists() else []
+        assert game.read_bytes() == before, name
+        if name == "honest":
+            assert done.returncode == 0, done.stderr
+            assert kept_lines[-1:] == [json.dumps(receipt, separators=(",", ":"))]
+            continue
+        assert done.returncode == 3, (name, done.stdout, done.stderr)
+        said = done.stderr.strip()
+        assert "receipt for line" in said and "forged" in said, (name, said)
+        assert len(said.splitlines()) == 1 and "Traceback" not in said, (name, said)
+        assert json.dumps(receipt, separators=(",", ":")) not in kept_lines, name
