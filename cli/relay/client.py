@@ -68,7 +68,7 @@ def push(path: str, url: str) -> int:
                                json={"lines": [line.decode() for line in mine.raw]})
         if status != 201:
             raise Failure(f"{url}: the relay refuses the game: {answer.get('error')}", 1)
-        _keep_receipts(path, url, answer)
+        _keep_receipts(path, url, answer, game, 0, mine.raw)
         return len(mine.raw)
     if status != 200:
         raise Failure(f"{url}: {held.get('error', f'status {status}')}", 1)
@@ -88,7 +88,7 @@ def push(path: str, url: str) -> int:
     if status != 200:
         raise Failure(f"{url}: the relay refuses the lines: {answer.get('error')} "
                       f"({answer.get('kind')})", 1)
-    _keep_receipts(path, url, answer)
+    _keep_receipts(path, url, answer, game, seq + 1, new)
     return len(new)
 
 
@@ -108,11 +108,35 @@ def pull(path: str, url: str) -> Received:
     return take_lines(path, url, after, head, [t.encode() for t in texts], game)
 
 
-def _keep_receipts(path: str, url: str, answer: dict) -> None:
-    """Keep the relay's receipts beside the log, one JSON a line (``GAME.receipts``)."""
+def _keep_receipts(path: str, url: str, answer: dict, game: str, first_seq: int,
+                   lines: list[bytes]) -> None:
+    """Keep the relay's receipts beside the log, one JSON a line (``GAME.receipts``), once
+    each is checked: signed by the relay's key (``GET /key``), for this game, the seq and
+    the hash of the line it answers.
+
+    :raises Failure: a receipt missing or forged (exit 3); then none is kept.
+    """
+    from meeple.cli.relay.store import Receipt
+    from meeple.events import line_hash
+    from meeple.events.sshsig import BadSignature, KeyProblem, PublicKey
+
     receipts = answer.get("receipts")
-    if not isinstance(receipts, list):
+    if not isinstance(receipts, list) or len(receipts) != len(lines):
         raise Failure(f"{url}: the relay gave no receipts for the lines it took", 3)
+    _, key = _call(url, "GET", "/key")
+    seq = first_seq
+    try:
+        public = PublicKey.parse(str(key.get("key", "")), f"{url}/key")
+        for offset, (line, receipt) in enumerate(zip(lines, receipts, strict=True)):
+            seq = first_seq + offset
+            taken = msgspec.convert(receipt, Receipt)
+            if (taken.game, taken.seq, taken.hash) != (game, seq, line_hash(line)):
+                raise BadSignature(f"it is for another line (line {taken.seq + 1}, hash "
+                                   f"{taken.hash[:12]}, game {taken.game[:12]})")
+            public.verify(taken.message(), taken.sig)
+    except (KeyProblem, BadSignature, msgspec.ValidationError) as exc:
+        raise Failure(f"{url}: the relay's receipt for line {seq + 1} is forged: {exc}",
+                      3) from None
     with open(path + ".receipts", "ab") as file:
         file.write(b"".join(msgspec.json.encode(r) + b"\n" for r in receipts))
         file.flush()
