@@ -77,8 +77,10 @@ def send(path: str, *, since: int | None = None) -> str:
         if since == len(signers) - 1:
             raise Failure(f"{path}: nothing to send: the last line is another seat's (use --from "
                           "SEQ to send lines again)", 1)
+    if since == len(lines.raw) - 1:
+        raise Failure(f"--from {since}: nothing to send: seq {since} is the game's last line", 1)
     if not -1 <= since < len(lines.raw) - 1:
-        raise Failure(f"--from {since}: the game has lines 0 to {len(lines.raw) - 1}", 2)
+        raise Failure(f"--from {since}: the game's lines have seq 0 to {len(lines.raw) - 1}", 2)
     head = lines.log.hashes[since] if since >= 0 else None
     return wrap(Parcel(game=remote.game, after=since, head=head,
                        lines=tuple(lines.raw[since + 1:])))
@@ -90,13 +92,13 @@ def unpack(source: str) -> tuple[int, str | None, list[bytes], str]:
 
     :raises Failure: a file that holds neither, or a damaged parcel (exit 3).
     """
+    from meeple.events.files import NotReadable, read_regular
     from meeple.events.parcel import ParcelError, looks_like_parcel, unwrap
 
     try:
-        with open(source, "rb") as file:
-            data = file.read(4 * MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise Failure(f"{source}: cannot read: {exc.strerror}", 3) from None
+        data = read_regular(source, 4 * MAX_FILE_BYTES)
+    except NotReadable as exc:
+        raise Failure(f"{source}: {exc.reason}", 3) from None
     if looks_like_parcel(data):
         try:
             parcel = unwrap(data, limit=MAX_FILE_BYTES)

@@ -201,7 +201,7 @@ def serve(
         fail("the relay needs its extra: pip install 'meeple[relay]'", 2)
     app = make_app(Games(data, load_signer(key)), rate)
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5,
-                limit_concurrency=200)
+                limit_concurrency=2000)
 
 
 @commands.command()

@@ -40,6 +40,8 @@ MAX_BODY = 4 * 1024 * 1024
 MAX_LINES = 2000
 #: how often a stream looks for new lines, in seconds
 POLL = 0.1
+#: the streams one address may hold open at once
+MAX_STREAMS = 16
 #: the seconds a client has to send a request's body
 BODY_SECONDS = 10.0
 #: requests a client (an address) may make by default: so many a second, three times as many
@@ -105,6 +107,7 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
     locks: dict[str, threading.Lock] = {}
     guard = threading.Lock()
     buckets: dict[str, tuple[float, float]] = {}
+    streams: dict[str, int] = {}
 
     def admit(request: Request) -> None:
         """A token bucket per client address."""
@@ -166,7 +169,22 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
         last = request.headers.get("last-event-id")
         after = _after(last if last is not None else request.query_params.get("after"))
 
+        who = request.client.host if request.client is not None else "-"
+        if streams.get(who, 0) >= MAX_STREAMS:
+            raise Refused(429, f"{MAX_STREAMS} streams are open from this address already",
+                          "busy")
+        streams[who] = streams.get(who, 0) + 1
+
         async def events() -> AsyncIterator[dict]:
+            try:
+                async for event in lines():
+                    yield event
+            finally:
+                streams[who] -= 1
+                if not streams[who]:
+                    del streams[who]
+
+        async def lines() -> AsyncIterator[dict]:
             sent = after
             known = raw
             size = -1

@@ -7,15 +7,19 @@ lines sent are kept beside the log (``GAME.receipts``), each checked against the
 from __future__ import annotations
 
 import os
+import time
 
 import msgspec
 
 from meeple.cli.store import Failure
 from meeple.cli.transport import Received, read_lines, take_lines
+from meeple.events.limits import MAX_FILE_BYTES
 from meeple.events.model import GameStarted, Remote
 
-#: seconds to wait for the relay's answer
-TIMEOUT = 30.0
+#: seconds to wait for each part of the relay's answer, and for the whole of it
+TIMEOUT, DEADLINE = 30.0, 60.0
+#: the most a relay's answer may hold, in bytes (a game's lines, with room to spare)
+MAX_ANSWER = 2 * MAX_FILE_BYTES
 
 
 def _client(url: str):
@@ -31,19 +35,26 @@ def _call(url: str, method: str, where: str, **kwargs) -> tuple[int, dict]:
     """
     import httpx
 
+    data = bytearray()
+    started = time.monotonic()
     try:
-        with _client(url) as client:
-            answer = client.request(method, where, **kwargs)
+        with _client(url) as client, client.stream(method, where, **kwargs) as answer:
+            status = answer.status_code
+            for chunk in answer.iter_bytes():
+                data += chunk
+                if len(data) > MAX_ANSWER:
+                    raise Failure(f"{url}: the relay's answer is over {MAX_ANSWER:,} bytes", 3)
+                if time.monotonic() - started > DEADLINE:
+                    raise Failure(f"{url}: the relay's answer takes over {DEADLINE:.0f} s", 3)
     except httpx.HTTPError as exc:
         raise Failure(f"{url}: the relay cannot be reached: {exc}", 3) from None
     try:
-        document = msgspec.json.decode(answer.content[:64 * 1024 * 1024])
-    except msgspec.DecodeError:
-        raise Failure(f"{url}: the relay's answer is not JSON (status {answer.status_code})",
-                      3) from None
+        document = msgspec.json.decode(bytes(data))
+    except (msgspec.DecodeError, RecursionError):
+        raise Failure(f"{url}: the relay's answer is not JSON (status {status})", 3) from None
     if not isinstance(document, dict):
         raise Failure(f"{url}: the relay's answer is not a JSON object", 3)
-    return answer.status_code, document
+    return status, document
 
 
 def _game_id(path: str) -> str:

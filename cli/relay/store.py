@@ -101,6 +101,10 @@ class Games:
                 >= MAX_GAMES:
             raise Refused(429, f"the relay holds its most games ({MAX_GAMES})", "full")
         game = _verified("set-up", lines, 0)
+        if any(isinstance(event, TimeoutClaimed) for event in game.events):
+            raise Refused(422, "a timeout claim is stored only after a line the relay stored "
+                          "itself, once the time per move has passed (RM-4): give the relay "
+                          "the game before the claim", "early")
         first = game.events[0]
         assert isinstance(first, GameStarted) and isinstance(first.remote, Remote)
         path = self.path(first.remote.game)
@@ -125,8 +129,9 @@ class Games:
                           f"{logfile.short(stored_head)})", "conflict", head=stored_head,
                           seq=count - 1)
         whole = _verified(f"{game}", raw + lines, count)
-        if any(isinstance(event, TimeoutClaimed) for event in whole.events[count:]):
-            self._check_claim(game, count - 1, whole.remote)
+        for event in whole.events[count:]:
+            if isinstance(event, TimeoutClaimed):
+                self._check_claim(game, event.seq - 1, count, whole.remote)
         try:
             logfile.append_lines(self.path(game), lines, stored_head or "", count)
         except logfile.LogError as exc:
@@ -153,7 +158,17 @@ class Games:
         return html
 
     def received_at(self, game: str, seq: int) -> int | None:
-        """When the relay stored line ``seq`` of ``game`` (its receipt's time), if it did."""
+        """When the relay stored line ``seq`` of ``game``: its receipt's time; for a last line
+        whose receipt was lost (the relay stopped between the two writes), the log's last
+        change."""
+        at = self._receipt_time(game, seq)
+        if at is None:
+            raw, _ = self.stored(game)
+            if seq == len(raw) - 1:
+                at = int(os.stat(self.path(game)).st_mtime)
+        return at
+
+    def _receipt_time(self, game: str, seq: int) -> int | None:
         at = None
         try:
             with open(os.path.join(self.folder, game + ".receipts"), "rb") as file:
@@ -168,16 +183,17 @@ class Games:
             return None
         return at
 
-    def _check_claim(self, game: str, last: int, remote: Remote | None) -> None:
+    def _check_claim(self, game: str, last: int, stored: int, remote: Remote | None) -> None:
         """RM-4 witnessed: a timeout claim is stored only once the time per move has passed
-        since the relay stored the line the game waits after.
+        since the relay stored the line it waits after (``last``; a line the relay does not
+        hold yet, of the ``stored`` it holds, it has just received).
 
         :raises Refused: 422 for a claim that comes early.
         """
         if remote is None or remote.time_per_move is None:
             return
-        since = self.received_at(game, last)
         now = int(time.time())
+        since = self.received_at(game, last) if last < stored else now
         if since is None or now - since < remote.time_per_move:
             left = remote.time_per_move - (now - (since or now))
             raise Refused(422, f"the timeout claim comes early: the relay stored line "

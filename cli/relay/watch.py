@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 
 from meeple.cli.store import Failure
 from meeple.cli.transport import verified
+from meeple.events.limits import MAX_LINE_BYTES
 
 #: seconds between attempts to reach the relay again
 RETRY = 1.0
@@ -34,7 +35,7 @@ def events(url: str, game: str, after: int) -> Iterator[tuple[int, bytes]]:
                                   f"{answer.status_code})", 1)
                 failures = 0
                 seq, data = None, None
-                for text in answer.iter_lines():
+                for text in _lines(answer.iter_bytes()):
                     if text.startswith("id:"):
                         seq = int(text[3:].strip())
                     elif text.startswith("data:"):
@@ -49,6 +50,23 @@ def events(url: str, game: str, after: int) -> Iterator[tuple[int, bytes]]:
             if failures * RETRY > 30:
                 raise Failure(f"{url}: the relay cannot be reached", 3) from None
             time.sleep(RETRY)
+
+
+def _lines(chunks: Iterator[bytes]) -> Iterator[str]:
+    """The text lines of a stream, each at most a log line and a field name long.
+
+    :raises Failure: a longer line (a relay that will not end one)."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        while True:
+            at = pending.find(b"\n")
+            if at < 0:
+                break
+            line, pending = pending[:at], pending[at + 1:]
+            yield line.rstrip(b"\r").decode("utf-8", "replace")
+        if len(pending) > MAX_LINE_BYTES + 64:
+            raise Failure(f"the relay's stream sends a line over {MAX_LINE_BYTES:,} bytes", 3)
 
 
 def watch(url: str, game: str, say: Callable[[str], None], *, follow: bool = True) -> int:

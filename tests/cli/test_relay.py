@@ -207,3 +207,60 @@ def test_the_relay_judges_a_timeout_claim_by_its_own_receipts(tmp_path, relay):
     assert ended["forfeit"] == "green"
     bob.meeple("receive", bob.game, "--relay", relay.url)
     assert Game.load(bob.game).over
+
+
+def test_a_claim_sent_with_the_move_it_waits_after_or_in_a_whole_game_comes_early(
+        tmp_path, relay):
+    """The relay times a claim from the line it waits after as the relay stored it: a claim
+    sent together with that line, or in a game handed over whole, it has not timed."""
+    alice, bob = set_up(tmp_path, relay, "classic", ["red", "green"], "--time-per-move", "1m")
+    alice.meeple("receive", alice.game, "--relay", relay.url)
+    move = Game.load(alice.game).legal_moves()[0]
+    alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
+    old = time.time() - 180
+    os.utime(alice.game, (old, old))  # her clock says black has had three minutes
+    alice.meeple("claim-timeout", alice.game)
+    game_id = Game.load(alice.game).remote.game
+    # and she took three minutes over her own move: by the relay, its last line is that old
+    receipts = relay.data / f"{game_id}.receipts"
+    kept = [json.loads(line) for line in receipts.read_text().splitlines()]
+    for receipt in kept:
+        receipt["at"] -= 180
+    receipts.write_text("".join(json.dumps(r) + "\n" for r in kept))
+    stored = relay.data / f"{game_id}.jsonl"
+    before = stored.read_bytes()
+    refused = alice.meeple("send", alice.game, "--relay", relay.url, code=1)
+    assert "comes early" in refused.stderr
+    assert stored.read_bytes() == before
+    (tmp_path / "fresh").mkdir()
+    other = Relay(tmp_path / "fresh").start()
+    try:
+        refused = alice.meeple("send", alice.game, "--relay", other.url, code=1)
+        assert "a timeout claim is stored only after a line the relay stored" in refused.stderr
+    finally:
+        other.stop()
+
+
+def test_one_address_holds_at_most_sixteen_streams(tmp_path, relay):
+    import httpx
+
+    alice, _ = set_up(tmp_path, relay, "classic", ["red", "green"])
+    game_id = Game.load(alice.game).remote.game
+    with httpx.Client(base_url=relay.url, timeout=10) as client:
+        opened = [client.stream("GET", f"/games/{game_id}/stream") for _ in range(17)]
+        answers = [s.__enter__() for s in opened]
+        try:
+            assert [a.status_code for a in answers[:16]] == [200] * 16
+            assert answers[16].status_code == 429
+        finally:
+            for stream in opened:
+                stream.__exit__(None, None, None)
+    assert relay.get("/key")["key"]
+
+
+def test_receive_refuses_a_fifo_at_once(tmp_path, relay):
+    alice, _ = set_up(tmp_path, relay, "classic", ["red", "green"])
+    fifo = tmp_path / "parcel.fifo"
+    os.mkfifo(fifo)
+    refused = alice.meeple("receive", alice.game, fifo, code=3)
+    assert "not a regular file" in refused.stderr

@@ -121,6 +121,8 @@ class Double:
         self.lines: list[bytes] = []
         self.receipts: list[dict] = []
         self.key = ""
+        #: an answer to every GET of a game instead, in chunks: bytes no relay would send
+        self.raw: list[bytes] | None = None
         double = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -128,6 +130,16 @@ class Double:
                 parts = urlsplit(self.path)
                 if parts.path == "/key":
                     return self.answer({"key": double.key})
+                if double.raw is not None:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.end_headers()
+                    try:
+                        for chunk in double.raw:
+                            self.wfile.write(chunk)
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass  # the client stopped reading, as it should
+                    return None
                 after = int(parse_qs(parts.query).get("after", ["-1"])[0])
                 self.answer({
                     "game": parts.path.split("/")[-1], "seq": len(double.lines) - 1,
@@ -290,3 +302,15 @@ def test_a_forged_receipt_is_refused_and_not_kept(tmp_path, relay, double):
         assert "receipt for line" in said and "forged" in said, (name, said)
         assert len(said.splitlines()) == 1 and "Traceback" not in said, (name, said)
         assert json.dumps(receipt, separators=(",", ":")) not in kept_lines, name
+
+
+def test_a_relay_answer_too_deep_or_too_large_is_refused_in_one_line(tmp_path, relay, double):
+    _, snapshot, _, _ = honest_game(tmp_path, relay)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    double.raw = [b"[" * 100_000]
+    said, _ = receive_from(snapshot, cases, "deep", double.url, 3)
+    assert "not JSON" in said, said
+    double.raw = [b'{"lines": ["' + b"x" * (1 << 20)] + [b"x" * (1 << 20)] * 140
+    said, _ = receive_from(snapshot, cases, "huge", double.url, 3)
+    assert "over" in said and "bytes" in said, said
