@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import msgspec
@@ -324,7 +324,12 @@ def remote_view(game: Game) -> dict:
     }
 
 
-def claim_timeout(path: str, now: float, relay: str | None = None) -> Game:
+#: a relay's witness of a game's last line: (when it stored it, its clock now), given the
+#: game's id and this copy's head (``meeple.cli.relay.client.relay_clock``)
+Witness = Callable[[str, str | None], tuple[float, float]]
+
+
+def claim_timeout(path: str, now: float, witness: Witness | None = None) -> Game:
     """RM-4: claim that the seat the game waits for let the time per move pass, counted from
     when this copy last changed (this seat's last move or receive); the claim ends the game
     (README, "Playing remotely"). ``now`` is this machine's clock.
@@ -349,10 +354,8 @@ def claim_timeout(path: str, now: float, relay: str | None = None) -> Game:
         raise Failure(f"{path}: the game waits for your own line", 1)
     since: float = os.stat(path).st_mtime
     counted = "your copy's last change"
-    if relay is not None:  # the relay's witness: when it stored the last line, its clock now
-        from meeple.cli.relay.client import relay_clock
-
-        since, now = relay_clock(relay, remote.game, game.head)
+    if witness is not None:  # the relay's: when it stored the last line, its clock now
+        since, now = witness(remote.game, game.head)
         counted = "the relay's receipt of the last line"
     left = since + remote.time_per_move - now
     if left > 0:
@@ -360,10 +363,6 @@ def claim_timeout(path: str, now: float, relay: str | None = None) -> Game:
                       f"{_span(remote.time_per_move)} (counted from {counted})", 1)
     game.push(claim(game.state, player.seat, int(now)))
     player.save(game)
-    if relay is not None:
-        from meeple.cli.relay.client import push
-
-        push(path, relay)
     return game
 
 

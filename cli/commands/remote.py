@@ -166,7 +166,13 @@ def claim_timeout(game: Game, relay: Relay = None, as_json: Json = False) -> Non
 
     from meeple.cli.remote import claim_timeout as claim
 
-    ended = claim(game, time.time(), relay)
+    if relay is None:
+        ended = claim(game, time.time())
+    else:
+        from meeple.cli.relay.client import push, relay_clock
+
+        ended = claim(game, time.time(), lambda game_id, head: relay_clock(relay, game_id, head))
+        push(game, relay)
     last = ended.events[-1]
     if as_json:
         emit_json({"forfeit": getattr(last, "forfeit", None), "winners": list(ended.winners),
