@@ -87,6 +87,7 @@ def _play(url: str, folder: str, index: int, deadline: float,
 
 def _post(client, played: Played, new: list[bytes], game: Game) -> str | None:
     texts = [line.decode() for line in new]
+    body: dict[str, object]
     if not played.lines:
         where, body = "/games", {"lines": texts}
     else:
