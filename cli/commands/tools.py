@@ -111,10 +111,27 @@ def bench(
         help="A saved `bench --json` report: show each figure as a ratio to it.",
         metavar="OLD.json")] = None,
     as_json: Json = False,
+    relay: Annotated[bool, typer.Option(
+        "--relay", help="Instead, the relay's load: concurrent games of bots through a "
+        "`meeple serve` on 127.0.0.1 (wall-clock append latency).")] = False,
+    games: Annotated[int, typer.Option(help="With --relay: concurrent games (--quick: 10).",
+                                       min=1, max=1000)] = 200,
+    seconds: Annotated[float, typer.Option(help="With --relay: stop after this long.",
+                                           min=1.0)] = 60.0,
 ) -> None:
     """Measure the engine in CPU time: legal moves, apply, copy, playouts, replay, check,
-    random games, start-up."""
+    random games, start-up. With --relay, the relay's load in wall time."""
     import msgspec
+
+    if relay:
+        from meeple.cli.relay import load
+
+        report = load.run(min(games, 10) if quick else games, seconds)
+        if as_json:
+            emit_json(report)
+        else:
+            say(load.render(report))
+        return
 
     from meeple.cli import bench as benchmarks
     from meeple.cli.store import Failure
