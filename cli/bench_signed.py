@@ -31,19 +31,26 @@ def signed_game(folder: str, seed: str) -> str:
     path = os.path.join(folder, "signed.jsonl")
     seat, last = 0, 0
     while not game.over:
-        while not game.over:
-            command = duty(game.state, chains[seat])
-            if command is None:
-                waiting = waiting_for(game.state, last)
-                if not waiting or waiting[0] != seat:
-                    break
-                command = _random_move(game, rng)
-            game.push(command)
+        write_message(game, chains[seat], last, rng)
         game.save(path if game.path is None else None, sign=signers[seat].sign, seat=seat)
         last = seat
         waiting = waiting_for(game.state, last)
         seat = waiting[0] if waiting else seat
     return path
+
+
+def write_message(game: Game, chains: Chains, last: int, rng: random.Random) -> None:
+    """The seat of ``chains`` writes its message: what it owes and random moves, until the
+    game waits for another seat (``last``: the seat that wrote the line before)."""
+    seat = chains.seat
+    while not game.over:
+        command = duty(game.state, chains)
+        if command is None:
+            waiting = waiting_for(game.state, last)
+            if not waiting or waiting[0] != seat:
+                return
+            command = _random_move(game, rng)
+        game.push(command)
 
 
 def local_game(folder: str, seed: str) -> str:

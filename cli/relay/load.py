@@ -19,9 +19,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from meeple.cli.bench_signed import _random_move
+from meeple.cli.bench_signed import write_message
 from meeple.engine import Game
-from meeple.engine.protocol import Chains, duty, waiting_for
+from meeple.engine.protocol import Chains, waiting_for
 from meeple.events.model import Remote
 
 
@@ -61,14 +61,7 @@ def _play(url: str, folder: str, index: int, deadline: float,
     seat, last = 0, 0
     with httpx.Client(base_url=url, timeout=30.0) as client:
         while not game.over and time.monotonic() < deadline and not stop.is_set():
-            while not game.over:
-                command = duty(game.state, chains[seat])
-                if command is None:
-                    waiting = waiting_for(game.state, last)
-                    if not waiting or waiting[0] != seat:
-                        break
-                    command = _random_move(game, rng)
-                game.push(command)
+            write_message(game, chains[seat], last, rng)
             game.save(path if game.path is None else None, sign=signers[seat].sign, seat=seat)
             with open(path, "rb") as file:
                 lines = file.read().split(b"\n")[:-1]

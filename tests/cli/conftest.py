@@ -53,3 +53,13 @@ def library(tmp_path_factory) -> dict[str, Path]:
     assert not Path(f"{made['sealed_without_seed']}.seed").exists()
     return made
 
+
+
+@pytest.fixture
+def relay(tmp_path):
+    """A real `meeple serve` on a free 127.0.0.1 port, stopped after the test."""
+    from relay_helpers import Relay
+
+    server = Relay(tmp_path).start()
+    yield server
+    server.stop()

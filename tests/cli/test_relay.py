@@ -25,13 +25,6 @@ pytestmark = [pytest.mark.slow,
                                  reason="OpenSSH's ssh-keygen is not installed")]
 
 
-@pytest.fixture
-def relay(tmp_path):
-    server = Relay(tmp_path).start()
-    yield server
-    server.stop()
-
-
 def test_whole_games_through_the_relay_agree_head_for_head(tmp_path, relay):
     # (classic with 2 players is played to its end through a relay killed mid-game, below)
     for edition, colours in (("star-wars", ["red", "black", "green"]),):

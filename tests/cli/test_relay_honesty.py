@@ -29,13 +29,6 @@ pytestmark = [pytest.mark.slow,
                                  reason="OpenSSH's ssh-keygen is not installed")]
 
 
-@pytest.fixture
-def relay(tmp_path):
-    server = Relay(tmp_path).start()
-    yield server
-    server.stop()
-
-
 def folder(root: Path, name: str) -> Path:
     (root / name).mkdir()
     return root / name
