@@ -16,9 +16,10 @@ from meeple.events import log as logfile
 from meeple.events.model import Remote
 
 
-def signed_game(folder: str, seed: str) -> str:
+def signed_game(folder: str, seed: str, *, lines: int | None = None) -> str:
     """A whole remote 2-player classic game played by the protocol with random moves, each
-    seat's lines signed with its own new key; returns the log's path."""
+    seat's lines signed with its own new key (``FOLDER/keyS``); returns the log's path. With
+    ``lines``, only its opening: the first message that reaches that many lines ends it."""
     from meeple.events.signing import load_signer, new_key
 
     rng = random.Random(seed)
@@ -30,7 +31,7 @@ def signed_game(folder: str, seed: str) -> str:
     chains = [Chains(remote, s, rng.randbytes(32)) for s in range(2)]
     path = os.path.join(folder, "signed.jsonl")
     seat, last = 0, 0
-    while not game.over:
+    while not game.over and (lines is None or len(game.events) < lines):
         write_message(game, chains[seat], last, rng)
         game.save(path if game.path is None else None, sign=signers[seat].sign, seat=seat)
         last = seat

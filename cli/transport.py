@@ -52,14 +52,36 @@ def verified(name: str, raw: list[bytes], new_from: int = 0) -> Game:
 
     :raises LogError, Failure: the first fault, located.
     """
+    return verified_log(name, raw, new_from)[1]
+
+
+def verified_log(name: str, raw: list[bytes],
+                 new_from: int = 0) -> tuple[logfile.GameLog, Game]:
+    """``verified``, with the log as read (which ``verified_after`` goes on from)."""
     log = logfile.parse(name, b"".join(line + b"\n" for line in raw), signatures_from=new_from)
     try:
         game = Game.from_log(log)
-        return Game(game.events, game.state, head=log.head, hashes=log.hashes,
-                    schema=log.schema, signers=log.signers)
     except InvalidGame as exc:
-        rule = f" ({exc.rule})" if exc.rule else ""
-        raise Failure(f"{name}:{exc.line}: refused: {exc.message}{rule}", 3) from None
+        raise _refused(name, exc) from None
+    return log, Game(game.events, game.state, head=log.head, hashes=log.hashes,
+                     schema=log.schema, signers=log.signers)
+
+
+def verified_after(log: logfile.GameLog, game: Game,
+                   raw: list[bytes]) -> tuple[logfile.GameLog, Game]:
+    """``verified_log`` of the lines of ``log`` and ``raw`` after them, where ``log`` and
+    ``game`` were verified already: only the new lines are read and checked, each signature
+    and every rule, with the same faults and words (the relay, which keeps its games)."""
+    grown = logfile.extend(log, b"".join(line + b"\n" for line in raw))
+    try:
+        return grown, game.extended(grown)
+    except InvalidGame as exc:
+        raise _refused(log.path, exc) from None
+
+
+def _refused(name: str, exc: InvalidGame) -> Failure:
+    rule = f" ({exc.rule})" if exc.rule else ""
+    return Failure(f"{name}:{exc.line}: refused: {exc.message}{rule}", 3)
 
 
 def send(path: str, *, since: int | None = None) -> str:

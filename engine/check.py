@@ -34,7 +34,7 @@ from meeple.engine.entered import decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
 from meeple.engine.joint import RULE_SIGNED, writer
-from meeple.engine.playing import walk
+from meeple.engine.playing import walk, walk_on
 from meeple.engine.setup import seal
 from meeple.engine.state import GameState
 from meeple.events.model import (
@@ -173,6 +173,24 @@ def verify(events: list[Event], secret: str | None = None, *,
             state = after
             if visit is not None:
                 visit(event, state)
+    except _Found as found:
+        return Verdict(state, found.finding, chance=chance)
+    return Verdict(state, None, pending=next_event(state) is not None, chance=chance)
+
+
+def verify_after(state: GameState, events: Sequence[Event], *,
+                 signers: Sequence[int] | None = None, chance: str = "seed") -> Verdict:
+    """``verify`` going on from ``state``, the state after a game's events before ``events``
+    (those verified already): each of ``events`` is judged as ``verify`` judges it, and a
+    remote game's line by the seat in ``signers`` (by seq, every line so far). ``state`` is
+    left as it was. For a holder that keeps a game verified once and checks only what comes
+    (the relay); ``chance`` is the verdict's, as ``verify`` found it for the game before.
+    """
+    state = state.copy()
+    walker = walk_on(state, events, judge=_judge if signers is None else _signed_judge(signers))
+    try:
+        for _, after in walker:
+            state = after
     except _Found as found:
         return Verdict(state, found.finding, chance=chance)
     return Verdict(state, None, pending=next_event(state) is not None, chance=chance)

@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from meeple.engine.check import Visit, verify
+from meeple.engine.check import Verdict, Visit, verify, verify_after
 from meeple.engine.commands import Command, PlaceTile, Redo, SkipMeeple, Undo, checked
 from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
@@ -153,6 +153,23 @@ class Game:
         """
         return cls(log.events, _verified(log.events, secret, visit, log.signers), path=log.path,
                    head=log.head, hashes=log.hashes, schema=log.schema, signers=log.signers)
+
+    def extended(self, log: GameLog) -> Game:
+        """This game with the lines of ``log`` after its own (``log`` holds this game's lines
+        and more, as ``meeple.events.log.extend`` reads them), each new move checked from
+        this game's state as ``from_log`` checks every one: for a holder that keeps a game
+        and checks only what comes. This game is unchanged.
+
+        :raises InvalidGame: a new line the rules refuse (its line and rule).
+        :raises ValueError: for a sealed game, whose whole log is checked with the seed it
+            reveals at its end (``from_log``).
+        """
+        if self.setup.seed_sha256 is not None:
+            raise ValueError("a sealed game is checked whole, with the seed it reveals")
+        new = log.events[len(self._events):]
+        verdict = verify_after(self._state, new, signers=log.signers)
+        return Game(log.events, _state_of(verdict), path=log.path, head=log.head,
+                    hashes=log.hashes, schema=log.schema, signers=log.signers)
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -427,7 +444,11 @@ class Game:
 
 def _verified(events: Sequence[Event], secret: str | None,
               visit: Visit | None = None, signers: Sequence[int] | None = None) -> GameState:
-    verdict = verify(list(events), secret, visit=visit, signers=signers)
+    return _state_of(verify(list(events), secret, visit=visit, signers=signers))
+
+
+def _state_of(verdict: Verdict) -> GameState:
+    """The state a verdict reached, or its finding raised as ``InvalidGame``."""
     finding = verdict.finding
     if finding is not None or verdict.state is None:
         assert finding is not None

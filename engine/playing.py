@@ -38,7 +38,14 @@ def walk(events: Iterable[Event], secret: str | None = None, *,
         raise ValueError("a game starts with game_started")
     state = start(first, secret)
     yield first, state
-    for event in iterator:
+    yield from walk_on(state, iterator, judge=judge)
+
+
+def walk_on(state: GameState, events: Iterable[Event], *,
+            judge: Judge | None = None) -> Iterator[tuple[Event, GameState]]:
+    """``walk`` from ``state`` (which it changes: give it a copy to keep the original) over
+    the events that follow it."""
+    for event in events:
         if judge is not None:
             judge(state, event)
         state = evolve(state, event)

@@ -7,7 +7,7 @@ The names the rest of meeple uses, gathered from the modules that hold them:
 - ``meeple.events.errors``: ``LogError``, its kinds and which of them are ``REFUSALS``;
 - ``meeple.events.limits``: ``MAX_LINE_BYTES``, ``MAX_FILE_BYTES``, ``MAX_EVENTS``;
 - ``meeple.events.locking``: opening and locking a log, ``configure_locks``;
-- ``meeple.events.reading``: ``read`` and ``parse``, every fault at ``path:line``;
+- ``meeple.events.reading``: ``read``, ``parse`` and ``extend``, every fault at ``path:line``;
 - ``meeple.events.writing``: ``create`` and ``append`` under an exclusive lock, fsynced;
 - ``meeple.events.repair``: ``repair``, which mends a torn last line and nothing else.
 """
@@ -22,7 +22,7 @@ from meeple.events.locking import (
     configure_locks,
     lock_timeout,
 )
-from meeple.events.reading import decode_line, parse, read
+from meeple.events.reading import decode_line, extend, parse, read
 from meeple.events.repair import Repaired, repair
 from meeple.events.writing import (
     Written,
@@ -57,6 +57,7 @@ __all__ = [
     "create_lines",
     "create_log",
     "decode_line",
+    "extend",
     "line_hash",
     "lock_timeout",
     "parse",

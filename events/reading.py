@@ -100,7 +100,8 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
 
     A remote game's signatures are checked too (``meeple.events.signed``): with
     ``every_signature`` each one (``meeple check``), or each one from line index
-    ``signatures_from`` on (the lines received, after lines already checked); otherwise the last line
+    ``signatures_from`` on (the lines received; those before were checked when they came, and
+are not checked again); otherwise the last line
     of each run of one seat's lines, whose signature covers the lines of the run before it
     through their hashes, so that every line stands signed by the seat it names.
 
@@ -124,33 +125,34 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
         end = data.find(b"\n", start)
         end = size if end == -1 else end
         lineno = index + 1
-        _check_length(path, lineno, end - start)
-        raw = data[start:end]
-        body, signature = raw, None
         if index == 0:
-            body, signature = split(raw)
+            _check_length(path, lineno, end - start)
+            body, signature = split(data[start:end])
             version = log.schema = _schema_of(path, body)
-        elif seats is not None:
-            body, signature = split(raw)
-        if lineno == count and torn_tail:
-            raise _torn(path, raw, lineno)
-        event = decode_line(path, lineno, body, last=lineno == count, version=version)
-        _check_link_of(path, lineno, event, prev_hash, raw, data, end)
-        if index == 0:
-            _check_text(path, event)
-            seats = _seats_of(path, event, signature)
+            if count == 1 and torn_tail:
+                raise _torn(path, data[start:end], lineno)
+            first = decode_line(path, lineno, body, last=count == 1, version=version)
+            _check_link(path, lineno, first, None)
+            _check_text(path, first)
+            seats = _seats_of(path, first, signature)
             if seats is not None:
-                log.signers = []
-        if seats is not None:
-            assert log.signers is not None
+                log.signers = [seats.signer(lineno, body, signature,
+                                            check=every_signature or signatures_from == 0)]
+                if not every_signature and signatures_from is None:
+                    unchecked.append((lineno, body, signature))
+            log.events.append(first)
+            digest = hashlib.sha256(data[start:end]).digest()
+            log.hashes.add(digest)
+            prev_hash = digest.hex()
+        else:
             each = every_signature or signatures_from is not None and index >= signatures_from
-            log.signers.append(seats.signer(lineno, body, signature, check=each))
-            if not each:
-                unchecked.append((lineno, body, signature))
-        log.events.append(event)
-        digest = hashlib.sha256(raw).digest()
-        log.hashes.add(digest)
-        prev_hash = digest.hex()
+            if lineno == count and torn_tail:
+                _check_length(path, lineno, end - start)
+                raise _torn(path, data[start:end], lineno)
+            prev_hash = _take(log, seats, data, start, end, prev_hash, last=lineno == count,
+                              check=each)
+            if seats is not None and not each and signatures_from is None:
+                unchecked.append((lineno, *split(data[start:end])))
         start, index = end + 1, index + 1
         if index == 1 and version == SCHEMA_VERSION and size <= MAX_LINE_BYTES \
                 and seats is None:
@@ -160,6 +162,56 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
         _check_run_ends(seats, log.signers or [], unchecked)
     log.head = prev_hash
     return log
+
+
+def _take(log: GameLog, seats: Seats | None, data: bytes, start: int, end: int,
+          prev_hash: str | None, *, last: bool, check: bool) -> str:
+    """Read the line of ``data[start:end]`` that follows ``log``'s lines into it: its
+    length, decoding, ``seq``, link and, in a remote game, its signer (its signature
+    verified with ``check``). Returns its hash, the new head."""
+    path, index = log.path, len(log.events)
+    lineno = index + 1
+    _check_length(path, lineno, end - start)
+    raw = data[start:end]
+    body, signature = split(raw) if seats is not None else (raw, None)
+    event = decode_line(path, lineno, body, last=last, version=log.schema)
+    _check_link_of(path, lineno, event, prev_hash, raw, data, end)
+    if seats is not None:
+        assert log.signers is not None
+        log.signers.append(seats.signer(lineno, body, signature, check=check))
+    log.events.append(event)
+    digest = hashlib.sha256(raw).digest()
+    log.hashes.add(digest)
+    return digest.hex()
+
+
+def extend(log: GameLog, data: bytes) -> GameLog:
+    """``log`` with the lines of ``data`` after its own, each read as ``parse`` reads the
+    lines it receives (``signatures_from``): limits, decoding, ``seq``, the hash chain and,
+    in a remote game, every new line's signature. ``log`` is left as it was: this is for a
+    holder that keeps a game read once (the relay) and reads only what comes.
+
+    :raises LogError: the first fault, located as ``parse`` locates it.
+    """
+    path = log.path
+    if data and not data.endswith(b"\n"):
+        raise _torn(path, data[data.rfind(b"\n") + 1:], len(log.events) + data.count(b"\n") + 1)
+    count = len(log.events) + data.count(b"\n")
+    if count > MAX_EVENTS:
+        raise LogError("too_large", path, f"the log would have {count} lines; the limit is "
+                       f"{MAX_EVENTS}", line=MAX_EVENTS + 1)
+    grown = GameLog(path, list(log.events), log.head, log.hashes[:], log.schema,
+                    None if log.signers is None else list(log.signers))
+    first = log.events[0]
+    seats = _seats_of(path, first, b"") if log.signers is not None else None
+    prev_hash, start = log.head, 0
+    while start < len(data):
+        end = data.index(b"\n", start)
+        prev_hash = _take(grown, seats, data, start, end, prev_hash,
+                          last=len(grown.events) + 1 == count, check=True)
+        start = end + 1
+    grown.head = prev_hash
+    return grown
 
 
 def _check_run_ends(seats: Seats, signers: list[int],

@@ -19,6 +19,7 @@ import time
 import msgspec
 
 from meeple.cli.store import Failure
+from meeple.engine import Game
 from meeple.events import log as logfile
 from meeple.events.limits import MAX_FILE_BYTES
 from meeple.events.model import GameStarted, Remote, TimeoutClaimed
@@ -26,6 +27,9 @@ from meeple.events.model import GameStarted, Remote, TimeoutClaimed
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 #: the most games one relay keeps
 MAX_GAMES = 10_000
+#: the most games whose verified state the relay keeps in memory, the most recently played
+#: (an append to another is checked by reading and verifying its whole log)
+MAX_KEPT = 256
 
 
 class Receipt(msgspec.Struct, frozen=True):
@@ -60,6 +64,9 @@ class Games:
         self.folder = folder
         self.signer = signer
         self._pages: dict[str, tuple[str | None, str]] = {}
+        #: games verified already, by id: the log as read and the game, so that an append
+        #: is checked from the game's state, reading and verifying only the new lines
+        self._kept: dict[str, tuple[logfile.GameLog, Game]] = {}
         os.makedirs(folder, exist_ok=True)
 
     def path(self, game: str) -> str:
@@ -100,7 +107,7 @@ class Games:
         if sum(1 for entry in os.scandir(self.folder) if entry.name.endswith(".jsonl")) \
                 >= MAX_GAMES:
             raise Refused(429, f"the relay holds its most games ({MAX_GAMES})", "full")
-        game = _verified("set-up", lines, 0)
+        log, game = _verified("set-up", lines, 0)
         if any(isinstance(event, TimeoutClaimed) for event in game.events):
             raise Refused(422, "a timeout claim is stored only after a line the relay stored "
                           "itself, once the time per move has passed (RM-4): give the relay "
@@ -113,6 +120,8 @@ class Games:
         except logfile.LogError as exc:
             status = 409 if exc.kind == "exists" else 500
             raise Refused(status, f"{first.remote.game}: {exc.message}", exc.kind) from None
+        log.path = first.remote.game
+        self._keep(first.remote.game, log, game)
         return first.remote.game, self._receipts(first.remote.game, 0, lines)
 
     def append(self, game: str, after: int, head: str | None,
@@ -128,7 +137,11 @@ class Games:
             raise Refused(409, f"the game has moved on: its last line is {count} (head "
                           f"{logfile.short(stored_head)})", "conflict", head=stored_head,
                           seq=count - 1)
-        whole = _verified(f"{game}", raw + lines, count)
+        kept = self._kept.pop(game, None)
+        if kept is not None and len(kept[0].events) == count and kept[0].head == stored_head:
+            log, whole = _verified(game, lines, count, kept)
+        else:
+            log, whole = _verified(game, raw + lines, count)
         for event in whole.events[count:]:
             if isinstance(event, TimeoutClaimed):
                 self._check_claim(game, event.seq - 1, count, whole.remote)
@@ -137,7 +150,16 @@ class Games:
         except logfile.LogError as exc:
             status = 409 if exc.kind == "conflict" else 413 if exc.kind == "full" else 500
             raise Refused(status, exc.message, exc.kind) from None
+        self._keep(game, log, whole)
         return self._receipts(game, count, lines)
+
+    def _keep(self, game: str, log: logfile.GameLog, whole: Game) -> None:
+        """Keep a game just stored as the latest played (at most ``MAX_KEPT``)."""
+        kept = self._kept
+        kept.pop(game, None)
+        while len(kept) >= MAX_KEPT:
+            kept.pop(next(iter(kept)), None)
+        kept[game] = (log, whole)
 
     def page(self, game: str) -> str:
         """The replay page of a stored game (``export --html``'s), following the game live:
@@ -232,11 +254,16 @@ _FOLLOW = """<script>
 """
 
 
-def _verified(name: str, lines: list[bytes], new_from: int):
-    from meeple.cli.transport import verified
+def _verified(name: str, lines: list[bytes], new_from: int,
+              kept: tuple[logfile.GameLog, Game] | None = None) -> tuple[logfile.GameLog, Game]:
+    """The game these lines make, verified (``meeple.cli.transport.verified``): all its lines
+    from the first, or with ``kept``, the game of the lines before them verified already."""
+    from meeple.cli.transport import verified_after, verified_log
 
     try:
-        return verified(name, lines, new_from)
+        if kept is not None:
+            return verified_after(*kept, lines)
+        return verified_log(name, lines, new_from)
     except logfile.LogError as exc:
         raise Refused(422, str(exc), exc.kind) from None
     except Failure as exc:
