@@ -32,6 +32,7 @@ from meeple.events.writing import (
     create,
     create_lines,
     create_log,
+    encode_lines,
 )
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "create_lines",
     "create_log",
     "decode_line",
+    "encode_lines",
     "extend",
     "line_hash",
     "lock_timeout",

@@ -73,6 +73,14 @@ def _encode_chain(path: str, events: Iterable[Event], head: str | None,
     return b"".join(chunks), Written(head, linked, hashes)
 
 
+def encode_lines(events: Iterable[Event], head: str | None, *, schema: int = SCHEMA_VERSION,
+                 sign: Sign | None = None) -> list[bytes]:
+    """The lines (without newlines) that ``events`` are written as after ``head``, each
+    signed by ``sign`` where given, as ``create_log`` and ``append_log`` write them."""
+    data, _ = _encode_chain("lines", events, head, schema, sign)
+    return data.split(b"\n")[:-1]
+
+
 def _check_lines(name: str, lines: int, new_lines: int) -> None:
     """Refuse to write a log that ``read`` would refuse for its ``MAX_EVENTS`` lines.
 

@@ -5,7 +5,7 @@ writes every signed message and signature for OpenSSH's own check."""
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start (see ``meeple.cli.app``).
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -194,10 +194,13 @@ def serve(
     rate: Annotated[float, typer.Option(help="Requests a second one address may make (three "
                                         "times as many at once); more get 429.", min=0.1)
                     ] = 40.0,
+    workers: Annotated[int, typer.Option(help="Processes that serve requests (one a CPU "
+                                         "core at most is useful); each keeps its own rate "
+                                         "and stream limits.", min=1, max=64)] = 1,
 ) -> None:
     """Run a relay: it stores remote games' lines after verifying them, signs a receipt for
     each, and streams them (README, The relay)."""
-    from meeple.cli.relay.app import make_app
+    from meeple.cli.relay.app import ENVIRONMENT, make_app
     from meeple.cli.relay.store import Games
     from meeple.cli.remote import load_signer
 
@@ -205,9 +208,20 @@ def serve(
         import uvicorn
     except ImportError:
         fail("the relay needs its extra: pip install 'meeple[relay]'", 2)
-    app = make_app(Games(data, load_signer(key)), rate)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=5,
-                limit_concurrency=2000)
+    games = Games(data, load_signer(key))
+
+    def run(app: Any, **more: Any) -> None:
+        # (an idle client's connection is kept 75 s, as reverse proxies keep theirs, so that
+        # a client between two moves does not find it closed as it sends)
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=75,
+                    limit_concurrency=2000, **more)
+
+    if workers == 1:
+        run(make_app(games, rate))
+        return
+    os.environ.update(zip(ENVIRONMENT, (os.path.abspath(data), os.path.abspath(key),
+                                        str(rate)), strict=True))
+    run("meeple.cli.relay.app:from_environment", factory=True, workers=workers)
 
 
 @commands.command()

@@ -118,6 +118,11 @@ def bench(
                                        min=1, max=1000)] = 200,
     seconds: Annotated[float, typer.Option(help="With --relay: stop after this long.",
                                            min=1.0)] = 60.0,
+    pace: Annotated[float, typer.Option(help="With --relay: seconds between one game's "
+                                        "messages (0: each at once).", min=0.0,
+                                        max=3600.0)] = 5.0,
+    workers: Annotated[int, typer.Option(help="With --relay: the relay's processes "
+                                         "(`serve --workers`).", min=1, max=64)] = 1,
 ) -> None:
     """Measure the engine in CPU time: legal moves, apply, copy, playouts, replay, check,
     random games, start-up. With --relay, the relay's load in wall time."""
@@ -126,7 +131,7 @@ def bench(
     if relay:
         from meeple.cli.relay import load
 
-        report = load.run(min(games, 10) if quick else games, seconds)
+        report = load.run(min(games, 10) if quick else games, seconds, pace, workers)
         if as_json:
             emit_json(report)
         else:

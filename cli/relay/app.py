@@ -245,6 +245,21 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
     ], exception_handlers={Refused: refused, 404: unknown, 405: unknown, Exception: failed})
 
 
+#: where ``from_environment`` finds the relay's folder, key and rate (``meeple serve
+#: --workers``: each process makes its application from them)
+ENVIRONMENT = ("MEEPLE_RELAY_DATA", "MEEPLE_RELAY_KEY", "MEEPLE_RELAY_RATE")
+
+
+def from_environment() -> Starlette:
+    """The relay's application in one of ``meeple serve --workers``'s processes. They share
+    the folder: each append is checked against the log under its lock, and a game another
+    process went on with is caught up with from the lines it stored."""
+    from meeple.cli.remote import load_signer
+
+    data, key, rate = (os.environ[name] for name in ENVIRONMENT)
+    return make_app(Games(data, load_signer(key)), float(rate))
+
+
 def _after(text: str | None) -> int:
     if text is None:
         return -1

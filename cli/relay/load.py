@@ -6,6 +6,7 @@ wrote, byte for byte."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import shutil
@@ -14,15 +15,19 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from meeple.cli.bench_signed import write_message
 from meeple.engine import Game
 from meeple.engine.protocol import Chains, waiting_for
+from meeple.events import log as logfile
 from meeple.events.model import Remote
+
+#: seconds between one game's messages by default: a turn (about one message) every 5 s
+#: in each game, quicker than people play; 0 sends each at once (the relay's throughput)
+PACE = 5.0
 
 
 @dataclass
@@ -41,54 +46,63 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _play(url: str, folder: str, index: int, deadline: float,
-          stop: threading.Event) -> Played:
-    """A remote 2-player classic game by the protocol (as ``bench_signed.signed_game``), each
-    save's new lines POSTed to the relay after the head it holds."""
-    import httpx
-
+def messages(folder: str, index: int, most: int | None = None) -> tuple[str, list[list[bytes]]]:
+    """A remote 2-player classic game by the protocol (as ``bench_signed.signed_game``) as its
+    seats send it: its id and each message's signed lines (at most ``most`` messages). Made
+    before the clock starts: the players' own work is done on their own machines."""
+    from meeple.events.log import encode_lines
     from meeple.events.signing import load_signer, new_key
 
-    played = Played()
     rng = random.Random(f"load-{index}")
     keys = [new_key(os.path.join(folder, f"{index}-key{s}")).openssh for s in range(2)]
     signers = [load_signer(os.path.join(folder, f"{index}-key{s}")) for s in range(2)]
     remote = Remote(game=rng.randbytes(16).hex(), keys=tuple(keys), host=0, chain=100)
-    played.game = remote.game
     game = Game.new(["red", "blue"], "classic", remote=remote)
     chains = [Chains(remote, s, rng.randbytes(32)) for s in range(2)]
-    path = os.path.join(folder, f"{index}.jsonl")
-    seat, last = 0, 0
-    with httpx.Client(base_url=url, timeout=30.0) as client:
-        while not game.over and time.monotonic() < deadline and not stop.is_set():
-            write_message(game, chains[seat], last, rng)
-            game.save(path if game.path is None else None, sign=signers[seat].sign, seat=seat)
-            with open(path, "rb") as file:
-                lines = file.read().split(b"\n")[:-1]
-            new = lines[len(played.lines):]
-            if new:
-                error = _post(client, played, new, game)
-                if error is not None:
-                    played.error = error
-                    return played
-            last = seat
-            waiting = waiting_for(game.state, last)
-            seat = waiting[0] if waiting else seat
-    played.finished = game.over
+    sent: list[list[bytes]] = []
+    seat, last, head, count = 0, 0, None, 0
+    while not game.over and (most is None or len(sent) < most):
+        write_message(game, chains[seat], last, rng)
+        lines = encode_lines(game.events[count:], head, sign=signers[seat].sign)
+        sent.append(lines)
+        count, head = len(game.events), logfile.line_hash(lines[-1])
+        last = seat
+        waiting = waiting_for(game.state, last)
+        seat = waiting[0] if waiting else seat
+    return remote.game, sent
+
+
+async def _play(client, game: str, sent: list[list[bytes]], offset: float, pace: float,
+                deadline: float, stop: asyncio.Event) -> Played:
+    """Post one game's messages, each after the one before is stored and once ``pace``
+    seconds have passed since the one before was due (from ``offset``)."""
+    loop = asyncio.get_running_loop()
+    played = Played(game=game)
+    due = loop.time() + offset
+    for message in sent:
+        await asyncio.sleep(max(0.0, due - loop.time()))
+        if loop.time() >= deadline or stop.is_set():
+            return played
+        error = await _post(client, played, message)
+        if error is not None:
+            played.error = error
+            return played
+        due += pace
+    played.finished = True
     return played
 
 
-def _post(client, played: Played, new: list[bytes], game: Game) -> str | None:
+async def _post(client, played: Played, new: list[bytes]) -> str | None:
     texts = [line.decode() for line in new]
     body: dict[str, object]
     if not played.lines:
         where, body = "/games", {"lines": texts}
     else:
         where = f"/games/{played.game}/lines"
-        body = {"after": len(played.lines) - 1, "head": game.hashes[len(played.lines) - 1],
-                "lines": texts}
+        body = {"after": len(played.lines) - 1,
+                "head": logfile.line_hash(played.lines[-1]), "lines": texts}
     start = time.perf_counter()
-    answer = client.post(where, json=body)
+    answer = await client.post(where, json=body)
     played.latencies.append(time.perf_counter() - start)
     if answer.status_code not in (200, 201):
         return f"{where}: status {answer.status_code}: {answer.text[:200]}"
@@ -101,7 +115,7 @@ def _meeple() -> list[str]:
     return [beside if os.path.exists(beside) else shutil.which("meeple") or "meeple"]
 
 
-def _serve(folder: str, port: int, rate: float) -> subprocess.Popen:
+def _serve(folder: str, port: int, rate: float, workers: int = 1) -> subprocess.Popen:
     """``meeple serve`` on 127.0.0.1 with a new key and data folder, once it answers."""
     import httpx
 
@@ -112,7 +126,7 @@ def _serve(folder: str, port: int, rate: float) -> subprocess.Popen:
     new_key(key)
     server = subprocess.Popen(
         [*_meeple(), "serve", "--data", os.path.join(folder, "data"), "--key", key, "--host",
-         "127.0.0.1", "--port", str(port), "--rate", str(rate)],
+         "127.0.0.1", "--port", str(port), "--rate", str(rate), "--workers", str(workers)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -145,34 +159,34 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def run(games: int, seconds: float) -> dict:
-    """Play ``games`` concurrent games through a new relay for at most ``seconds``; the
-    figures (wall-clock append latency in ms) and the lost/duplicated line check."""
+def run(games: int, seconds: float, pace: float = PACE, workers: int = 1) -> dict:
+    """Play ``games`` concurrent games through a new relay for at most ``seconds``, each
+    game's next message ``pace`` seconds after the one before (0: at once); the figures
+    (wall-clock append latency in ms) and the lost/duplicated line check."""
+    most = None if pace <= 0 else int(seconds / pace) + 1
     with tempfile.TemporaryDirectory(prefix="meeple-relay-load-") as folder:
+        made = time.monotonic()
+        with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            played = list(pool.map(messages, [folder] * games, range(games), [most] * games))
+        made = time.monotonic() - made
         port = _free_port()
-        server = _serve(folder, port, 1e6)
+        before = _children_cpu()
+        server = _serve(folder, port, 1e6, workers)
         try:
-            url = f"http://127.0.0.1:{port}"
             start = time.monotonic()
-            deadline = start + seconds
-            stop = threading.Event()
-            with ThreadPoolExecutor(max_workers=games) as pool:
-                try:
-                    results = list(pool.map(
-                        lambda i: _guarded(url, folder, i, deadline, stop), range(games)))
-                except BaseException:
-                    stop.set()
-                    raise
+            results = asyncio.run(_all(f"http://127.0.0.1:{port}", played, pace, seconds))
             elapsed = time.monotonic() - start
         finally:
             _stop(server)
+        relay_cpu = _children_cpu() - before
         lost, duplicated = _compare(os.path.join(folder, "data"), results)
     latencies = [t * 1000 for r in results for t in r.latencies]
     load = os.getloadavg()
     return {
         "clock": "wall",
         "machine": {"cpus": os.cpu_count(), "load_average": [round(x, 2) for x in load]},
-        "games": games, "seconds": round(elapsed, 2),
+        "games": games, "pace_s": pace, "workers": workers, "made_in_s": round(made, 2),
+        "seconds": round(elapsed, 2),
         "finished": sum(r.finished for r in results),
         "failed": sum(r.error is not None for r in results),
         "errors": [r.error for r in results if r.error is not None][:5],
@@ -181,17 +195,48 @@ def run(games: int, seconds: float) -> dict:
         "latency_ms": {"p50": round(_percentile(latencies, 0.50), 2),
                        "p99": round(_percentile(latencies, 0.99), 2),
                        "max": round(max(latencies, default=0.0), 2)},
+        "relay_cpu_s": round(relay_cpu, 2),
+        "relay_cpu_ms_per_append": round(relay_cpu * 1000 / len(latencies), 2)
+        if latencies else 0.0,
         "lines_stored": sum(len(r.lines) for r in results),
         "lost": lost, "duplicated": duplicated,
     }
 
 
-def _guarded(url: str, folder: str, index: int, deadline: float,
-             stop: threading.Event) -> Played:
+def _children_cpu() -> float:
+    """The CPU time (user and system) of the child processes waited for so far."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def _all(url: str, played: list[tuple[str, list[list[bytes]]]], pace: float,
+               seconds: float) -> list[Played]:
+    """Every game at once, their first messages spread over one ``pace``."""
+    import httpx
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    stop = asyncio.Event()
+    limits = httpx.Limits(max_connections=len(played) + 8, max_keepalive_connections=None)
+    async with httpx.AsyncClient(base_url=url, timeout=30.0, limits=limits) as client:
+        tasks = [_guarded(client, index, game, sent, pace * index / len(played), pace,
+                          deadline, stop)
+                 for index, (game, sent) in enumerate(played)]
+        try:
+            return list(await asyncio.gather(*tasks))
+        except BaseException:
+            stop.set()
+            raise
+
+
+async def _guarded(client, index: int, game: str, sent: list[list[bytes]], offset: float,
+                   pace: float, deadline: float, stop: asyncio.Event) -> Played:
     try:
-        return _play(url, folder, index, deadline, stop)
+        return await _play(client, game, sent, offset, pace, deadline, stop)
     except Exception as exc:  # noqa: BLE001 - a failed game is a figure of the report
-        return Played(error=f"game {index}: {type(exc).__name__}: {exc}"[:300])
+        return Played(game=game, error=f"game {index}: {type(exc).__name__}: {exc}"[:300])
 
 
 def _compare(data: str, results: list[Played]) -> tuple[int, int]:
@@ -219,10 +264,16 @@ def render(report: dict) -> str:
         ("machine", f"{machine['cpus']} cpus, load average "
                     + " ".join(str(x) for x in machine["load_average"])),
         ("games", f"{report['games']} concurrent, {report['finished']} finished, "
-                  f"{report['failed']} failed, in {report['seconds']} s"),
+                  f"{report['failed']} failed, in {report['seconds']} s (made in "
+                  f"{report['made_in_s']} s before)"),
+        ("pace", f"a message each {report['pace_s']} s a game" if report["pace_s"] > 0
+                 else "each message at once"),
+        ("relay", f"{report['workers']} process(es)"),
         ("appends", f"{report['appends']} ({report['appends_per_second']}/s)"),
         ("append latency (wall)", f"p50 {latency['p50']} ms, p99 {latency['p99']} ms, "
                                   f"max {latency['max']} ms"),
+        ("relay's CPU", f"{report['relay_cpu_s']} s, {report['relay_cpu_ms_per_append']} ms "
+                        "an append (start-up included)"),
         ("lines stored", str(report["lines_stored"])),
         ("lost / duplicated", f"{report['lost']} / {report['duplicated']}"),
     ]

@@ -138,8 +138,11 @@ class Games:
                           f"{logfile.short(stored_head)})", "conflict", head=stored_head,
                           seq=count - 1)
         kept = self._kept.pop(game, None)
-        if kept is not None and len(kept[0].events) == count and kept[0].head == stored_head:
-            log, whole = _verified(game, lines, count, kept)
+        held = len(kept[0].events) if kept is not None else 0
+        if kept is not None and 0 < held <= count \
+                and kept[0].head == logfile.line_hash(raw[held - 1]):
+            # (lines stored since by another of the relay's processes are caught up with)
+            log, whole = _verified(game, raw[held:] + lines, count, kept)
         else:
             log, whole = _verified(game, raw + lines, count)
         for event in whole.events[count:]:

@@ -134,3 +134,22 @@ def test_a_relay_keeps_at_most_its_bound_of_games(tmp_path, monkeypatch, recorde
     stop = _runs(seats)[0][1]
     games.append(ids[0], 0, logfile.line_hash(first[0]), first[1:stop])
     assert list(games._kept) == [ids[2], ids[0]]
+
+
+def test_two_processes_of_one_relay_catch_up_on_each_others_lines(tmp_path, monkeypatch,
+                                                                   recorded):
+    """``serve --workers``: each process keeps its own games; a game another process went on
+    with is caught up with from the lines stored since, never verified whole again."""
+    from meeple.cli import transport
+
+    raw, seats, _ = recorded
+    one = _relay(tmp_path)
+    two = Games(one.folder, one.signer)
+    game, _ = one.create(raw[:1])
+    two.append(game, 0, logfile.line_hash(raw[0]), raw[1:_runs(seats)[0][1]])
+    monkeypatch.setattr(transport, "verified_log", None)  # (a whole verification would fail)
+    for turn, (start, stop) in enumerate(_runs(seats)[1:]):
+        (one, two)[turn % 2].append(game, start - 1, logfile.line_hash(raw[start - 1]),
+                                    raw[start:stop])
+    with open(one.path(game), "rb") as file:
+        assert file.read() == b"".join(line + b"\n" for line in raw)

@@ -18,13 +18,16 @@ pytestmark = [pytest.mark.slow,
 MEEPLE = str(Path(sys.executable).with_name("meeple"))
 
 
-def test_the_load_benchmark_reports_its_figures_and_loses_no_line():
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_load_benchmark_reports_its_figures_and_loses_no_line(workers):
     done = subprocess.run([MEEPLE, "bench", "--relay", "--games", "3", "--seconds", "30",
-                           "--json"], capture_output=True, text=True, timeout=120)
+                           "--pace", "0", "--workers", str(workers), "--json"],
+                          capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["clock"] == "wall"
+    assert report["clock"] == "wall" and report["workers"] == workers
     assert report["games"] == 3 and report["failed"] == 0, report["errors"]
+    assert report["finished"] == 3 and report["relay_cpu_s"] > 0
     assert report["machine"]["cpus"] >= 1 and len(report["machine"]["load_average"]) == 3
     assert report["appends"] > 0 and report["appends_per_second"] > 0
     latency = report["latency_ms"]

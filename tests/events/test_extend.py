@@ -58,10 +58,10 @@ def test_a_fault_in_the_new_lines_is_told_as_parse_tells_it(remote):
         "reordered": lines[at + 1],
     }
     for name, bad in faults.items():
-        rest = [bad, *lines[at + 1:at + 3]]
-        whole = b"".join(line + b"\n" for line in [*lines[:at], *rest])
-        assert _fault(lambda: logfile.extend(before, b"".join(x + b"\n" for x in rest))) == \
-            _fault(lambda: logfile.parse("g", whole, signatures_from=at)), name
+        rest = b"".join(x + b"\n" for x in [bad, *lines[at + 1:at + 3]])
+        whole = b"".join(line + b"\n" for line in lines[:at]) + rest
+        assert _fault(lambda rest=rest: logfile.extend(before, rest)) == \
+            _fault(lambda whole=whole: logfile.parse("g", whole, signatures_from=at)), name
     torn = lines[at][:40]
     assert _fault(lambda: logfile.extend(before, lines[at] + b"\n" + torn)) == \
         _fault(lambda: logfile.parse("g", b"".join(x + b"\n" for x in lines[:at + 1]) + torn,
