@@ -246,11 +246,13 @@ def start(path: str, first: GameStarted, key: str) -> Game:
 
 
 def new_remote(keys: Sequence[str], host: int, tiles: int, time_per_move: int | None,
-               timeout: str) -> Remote:
-    """The ``remote`` field of a new game: a random id, the seats' keys."""
+               timeout: str, public: bool = False) -> Remote:
+    """The ``remote`` field of a new game: a random id, the seats' keys; ``public``: a relay
+    lists the game for anyone to watch."""
     return Remote(game=secrets.token_hex(16), keys=tuple(keys), host=host,
                   chain=tiles + 1, time_per_move=time_per_move,
-                  timeout=cast(TimeoutRule, timeout))
+                  timeout=cast(TimeoutRule, timeout),
+                  public=True if public else msgspec.UNSET)
 
 
 def events_written(game: Game, count: int) -> list[Event]:

@@ -135,6 +135,8 @@ class Remote(_Data, frozen=True, forbid_unknown_fields=True):
     chain: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
     time_per_move: Annotated[int, msgspec.Meta(ge=60, le=365 * 86400)] | None = None
     timeout: TimeoutRule = "forfeit"
+    #: a game a relay lists, for anyone to watch (unset: only those who know its id)
+    public: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class Event(

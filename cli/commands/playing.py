@@ -97,6 +97,9 @@ def new(
     time_per_move: Annotated[str | None, typer.Option(
         help="Remote games: the time a player has for a move, e.g. 72h, 30m, 2d.",
         metavar="TIME")] = None,
+    public: Annotated[bool, typer.Option("--public", help="Remote games: a relay lists the "
+                                         "game for anyone to watch (otherwise only those who "
+                                         "know its id can).")] = False,
     as_json: Json = False,
 ) -> None:
     """Start a new game log (never overwrites); in digital mode the first tile is drawn."""
@@ -121,9 +124,9 @@ def new(
             fail("--remote excludes --table, --sealed and --seed: every seat makes the chance "
                  "of a remote game", 2)
         remote_setup = (key, parse_seat_keys(seat_key or [], colours),
-                        parse_time(time_per_move), "forfeit")
-    elif seat_key or time_per_move is not None:
-        fail("--seat-key and --time-per-move go with --remote", 2)
+                        parse_time(time_per_move), "forfeit", public)
+    elif seat_key or time_per_move is not None or public:
+        fail("--seat-key, --time-per-move and --public go with --remote", 2)
     done = start_game(
         game, colours, game_tileset(edition, tileset, expansions(expansion, fiesta)),
         names=comma_list(names) if names else None, seed=seed, team=team, table=table,

@@ -7,6 +7,7 @@ writes every signed message and signature for OpenSSH's own check."""
 import os
 from typing import Annotated, Any
 
+import msgspec
 import typer
 
 from meeple.cli.guard import guarded
@@ -229,15 +230,34 @@ def serve(
 def watch(
     url: Annotated[str, typer.Argument(help="The relay, e.g. http://127.0.0.1:8088.",
                                        metavar="URL")],
-    game_id: Annotated[str, typer.Argument(help="The game's id (32 hex digits).",
-                                           metavar="GAME")],
+    game_id: Annotated[str | None, typer.Argument(
+        help="The game's id (32 hex digits); without it, the games the relay lists for "
+        "anyone to watch.", metavar="[GAME]")] = None,
     follow: Annotated[bool, typer.Option("--follow/--no-follow", help="Go on showing lines "
                                          "as they are played, to the end of the game.")
                       ] = True,
+    as_json: Json = False,
 ) -> None:
-    """Follow a game on a relay: each line, verified, as it is played."""
-    from meeple.cli.relay.client import fetch
+    """Follow a game on a relay: each line, verified, as it is played. Without GAME, list the
+    relay's public games."""
+    from meeple.cli.relay.client import fetch, public_games
     from meeple.cli.relay.watch import watch as follow_game
 
+    if game_id is None:
+        listed = public_games(url)
+        if as_json:
+            emit_json({"games": [msgspec.to_builtins(g) for g in listed]})
+            return
+        from meeple.events.text import escaped
+
+        for g in listed:
+            players = ", ".join(escaped(p.get("name", "?")) for p in g.players)
+            say(f"{g.game}  {escaped(g.edition)}  {players}  {g.seq + 1} lines  "
+                f"{'over' if g.over else 'playing'}")
+        if not listed:
+            note(f"{url}: no public game (a game is listed when its set-up says --public)")
+        return
+    if as_json:
+        fail("--json lists a relay's public games: give no GAME", 2)
     fetch(url, game_id)  # (a game the relay holds, before anything is shown)
     follow_game(url, game_id, say, follow=follow)

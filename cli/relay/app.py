@@ -1,5 +1,7 @@
 """The relay's HTTP API, an ASGI application on Starlette (README, "The relay").
 
+- ``GET /games``: the public games (``meeple.cli.relay.listing``); ``GET /``: a page of
+  links to them.
 - ``POST /games`` ``{"lines": [LINE, ...]}``: a new game from its signed set-up; 201.
 - ``GET /games/ID?after=SEQ``: the lines after ``SEQ`` (default -1: all), with the head.
 - ``POST /games/ID/lines`` ``{"after": SEQ, "head": HASH, "lines": [...]}``: append; 409
@@ -31,6 +33,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from meeple.cli.relay.listing import Listing
+from meeple.cli.relay.listing import page as listing_page
 from meeple.cli.relay.store import Games, Receipt, Refused
 from meeple.events.limits import MAX_LINE_BYTES
 
@@ -104,6 +108,7 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
     """The relay's application over ``games``, admitting ``rate`` requests a second from an
     address (a burst of three times that)."""
     burst = 3 * rate
+    listing = Listing(games)
     locks: dict[str, threading.Lock] = {}
     guard = threading.Lock()
     buckets: dict[str, tuple[float, float]] = {}
@@ -215,6 +220,15 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
         html = await run_in_threadpool(games.page, request.path_params["game"])
         return HTMLResponse(html)
 
+    async def public(request: Request) -> Response:
+        admit(request)
+        listed = await run_in_threadpool(listing.public)
+        return JSONResponse({"games": [msgspec.to_builtins(g) for g in listed]})
+
+    async def front(request: Request) -> Response:
+        admit(request)
+        return HTMLResponse(listing_page(await run_in_threadpool(listing.public)))
+
     async def key(request: Request) -> Response:
         return JSONResponse({"key": games.signer.public.openssh,
                              "fingerprint": games.signer.public.fingerprint})
@@ -235,6 +249,8 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
                             status_code=500)
 
     return Starlette(routes=[
+        Route("/", front, methods=["GET"]),
+        Route("/games", public, methods=["GET"]),
         Route("/games", create, methods=["POST"]),
         Route("/games/{game}", read, methods=["GET"]),
         Route("/games/{game}/lines", append, methods=["POST"]),

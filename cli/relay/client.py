@@ -57,6 +57,24 @@ def _call(url: str, method: str, where: str, **kwargs) -> tuple[int, dict]:
     return status, document
 
 
+def public_games(url: str) -> list:
+    """The games the relay lists for anyone to watch (``GET /games``), checked for their
+    shape (``meeple.cli.relay.listing.Listed``).
+
+    :raises Failure: the relay cannot be reached or answers something else (exit 3).
+    """
+    from meeple.cli.relay.listing import Listed
+
+    status, answer = _call(url, "GET", "/games")
+    try:
+        if status != 200:
+            raise msgspec.ValidationError(f"status {status}")
+        return msgspec.convert(answer.get("games"), list[Listed])
+    except msgspec.ValidationError as exc:
+        raise Failure(f"{url}: the relay's list of games is not one meeple reads ({exc})", 3) \
+            from None
+
+
 def _game_id(path: str) -> str:
     lines = read_lines(path)
     first = lines.log.events[0]

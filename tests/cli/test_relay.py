@@ -18,6 +18,7 @@ import pytest
 
 from meeple.engine import Game
 
+from helpers import main
 from relay_helpers import MEEPLE, Player, Relay, play_turns, set_up
 
 pytestmark = [pytest.mark.slow,
@@ -261,3 +262,37 @@ def test_receive_refuses_a_fifo_at_once(tmp_path, relay):
     os.mkfifo(fifo)
     refused = alice.meeple("receive", alice.game, fifo, code=3)
     assert "not a regular file" in refused.stderr
+
+
+def test_a_relay_lists_the_games_set_up_public_and_only_those(tmp_path, relay):
+    from meeple.cli.relay import listing
+
+    (tmp_path / "hidden").mkdir()
+    (tmp_path / "shown").mkdir()
+    hidden = set_up(tmp_path / "hidden", relay, "classic", ["red", "blue"])
+    shown = set_up(tmp_path / "shown", relay, "classic", ["red", "blue"], "--public",
+                   "--names", "<b>Ann</b>,Bo")
+    hidden_id = Game.load(hidden[0].game).remote.game
+    shown_id = Game.load(shown[0].game).remote.game
+    assert Game.load(shown[0].game).remote.public is True
+    time.sleep(listing.FRESH)
+    games = relay.get("/games")["games"]
+    assert [g["game"] for g in games] == [shown_id]
+    assert games[0]["players"] == [{"colour": "red", "name": "<b>Ann</b>"},
+                                   {"colour": "blue", "name": "Bo"}]
+    assert games[0]["over"] is False and games[0]["seq"] >= 0
+    with urllib.request.urlopen(relay.url + "/", timeout=10) as answer:
+        page = answer.read().decode()
+    assert f'href="games/{shown_id}/page"' in page and hidden_id not in page
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in page and "<b>Ann" not in page
+    listed = shown[1].meeple("watch", relay.url, "--json")
+    assert [g["game"] for g in json.loads(listed.stdout)["games"]] == [shown_id]
+    said = shown[1].meeple("watch", relay.url).stdout
+    assert shown_id in said and hidden_id not in said and "<b>Ann</b>, Bo" in said
+    # (a game's id is still what reading it takes, public or not)
+    assert relay.get(f"/games/{hidden_id}")["game"] == hidden_id
+
+
+def test_public_is_a_remote_games_option(tmp_path):
+    done = main("new", tmp_path / "g.jsonl", "--players", "red,blue", "--public")
+    assert done.returncode == 2 and "--public go with --remote" in done.stderr
