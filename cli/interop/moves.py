@@ -62,14 +62,29 @@ def new_table_game(names: list[str], fiesta: bool) -> Game:
         raise Refused(f"the players: {exc}") from None
 
 
-def play_turn(game: Game, turn: Turn, where: str) -> None:
-    """Play ``turn`` on a table game waiting for a draw; ``where`` names it in an error."""
+def draw(game: Game, tile: str, where: str) -> bool:
+    """Enter the tile drawn on a table game waiting for a draw: True if it can be placed,
+    False if the rules set it aside (CL-3: no legal placement)."""
     try:
         if game.phase != "draw":
             raise Refused(f"{where}: the game is over, or waits for {game.phase}, not a draw")
-        game.push(DrawTile(turn.tile))
-        if game.phase != "place":
-            raise Refused(f"{where}: tile {turn.tile} cannot be placed anywhere")
+        game.push(DrawTile(tile))
+    except RulesError as exc:
+        raise Refused(f"{where}: {exc}") from None
+    return game.phase == "place"
+
+
+def play_turn(game: Game, turn: Turn, where: str, *, done: bool = True) -> None:
+    """Play ``turn`` on a table game waiting for a draw; ``where`` names it in an error.
+    A turn not ``done`` stops after its follower, if it has one (nothing is skipped)."""
+    if not draw(game, turn.tile, where):
+        raise Refused(f"{where}: tile {turn.tile} cannot be placed anywhere")
+    place(game, turn, where, done=done)
+
+
+def place(game: Game, turn: Turn, where: str, *, done: bool = True) -> None:
+    """Place the drawn tile as ``turn`` does, and its follower (``play_turn``)."""
+    try:
         game.push(PlaceTile(turn.x, turn.y, turn.rotation))
         if game.phase != "meeple":
             if turn.target is not None or turn.back is not None:
@@ -79,7 +94,7 @@ def play_turn(game: Game, turn: Turn, where: str) -> None:
             game.push(TakeBack(*turn.back))
         elif turn.target is not None:
             game.push(PlaceMeeple(turn.target))
-        else:
+        elif done:
             game.push(SkipMeeple())
     except RulesError as exc:
         raise Refused(f"{where}: {exc}") from None
