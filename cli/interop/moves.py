@@ -51,12 +51,13 @@ class Turn:
     back: tuple[int, int, str] | None = None
 
 
-def new_table_game(names: list[str], fiesta: bool) -> Game:
-    """A classic table game for ``names`` in seating order (draws as recorded)."""
+def new_table_game(names: list[str], fiesta: bool, colours: list[str] | None = None) -> Game:
+    """A classic table game for ``names`` in seating order (draws as recorded), in
+    ``colours`` or, by default, the classic colours in their order."""
     if not 2 <= len(names) <= len(COLOURS):
         raise Refused(f"{len(names)} players; meeple's classic game takes 2 to {len(COLOURS)}")
     try:
-        return Game.new(list(COLOURS[:len(names)]), "classic", table=True, names=names,
+        return Game.new(colours or list(COLOURS[:len(names)]), "classic", table=True, names=names,
                         expansions=["la-fiesta"] if fiesta else [])
     except InvalidCommand as exc:
         raise Refused(f"the players: {exc}") from None
