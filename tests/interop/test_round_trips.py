@@ -15,8 +15,6 @@ FIXTURES = Path(__file__).parents[2] / "fixtures"
 BASE = ["classic_random_2p_seed_0", "classic_random_3p_seed_1", "classic_random_4p_seed_2",
         "classic_random_5p_seed_3", "classic_greedy_bots_4p_seed_0",
         "classic_table_mode_complete_3p_seed_0"]
-EVERYDAY = ["classic_random_2p_seed_0", "classic_table_mode_complete_3p_seed_0"]
-SLOW = [pytest.param(name, marks=pytest.mark.slow) for name in BASE if name not in EVERYDAY]
 
 
 def _as_table_game(game: Game, colours=None) -> Game:
@@ -32,7 +30,7 @@ def _saved(game: Game, path: Path) -> list[str]:
     return path.read_text().splitlines()
 
 
-@pytest.mark.parametrize("name", EVERYDAY + SLOW)
+@pytest.mark.parametrize("name", BASE)
 def test_a_recorded_game_goes_to_jcloisterzone_and_back(name, tmp_path):
     original = Game.load(FIXTURES / f"{name}.jsonl")
     run("export", FIXTURES / f"{name}.jsonl", "--jcz", tmp_path / "out.jcz")
