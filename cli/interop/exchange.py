@@ -126,7 +126,7 @@ def export_link(game: Game) -> str:
     back as the same game."""
     if len(game.setup.players) != 2 or fiesta_of(game):
         raise Failure("cannot export: CarcassonneLab links hold 2-player base games only", 1)
-    colours = [player.colour for player in game.setup.players]
+    colours: list[str] = [player.colour for player in game.setup.players]
     turns, canonical = _exportable(game, colours)
     try:
         link = carcassonnelab.write_link(names_of(game), colours, turns)

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from helpers import fail, run
 
 DATA = Path(__file__).parent / "data"

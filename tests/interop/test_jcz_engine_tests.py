@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import fail, run
 
 from meeple.engine import Game, projected
 from meeple.events.model import PointsScored
+
+from helpers import fail, run
 
 DATA = Path(__file__).parent / "data"
 KINDS = {"road": "road", "city": "city", "field": "field", "monastery": "cloister"}

@@ -5,10 +5,11 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import run
 
 from meeple.cli.interop.moves import new_table_game, play_turn, turns_of
 from meeple.engine import Game
+
+from helpers import run
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 #: the recorded classic games played with the whole classic tile set, no tile set aside
