@@ -30,7 +30,16 @@ JCZ_BASE = {
     "BA/Ccc+": "Q", "BA/Ccc": "R", "BA/CccR+": "S", "BA/CccR": "T", "BA/RFr": "U",
     "BA/Rr": "V", "BA/RRR": "W", "BA/RRRR": "X",
 }
-JCZ_OF = {letter: jcz for jcz, letter in JCZ_BASE.items()}
+#: La Fiesta's tiles (JCloisterZone's tile set ``festival``): the same names, ``/`` for
+#: ``-``; matched by id, since FE/CRr and FE/RrC have the layouts of base J and K
+JCZ_FIESTA = {f"FE/{name}": f"FE-{name}" for name in (
+    "CCc", "CcCc", "CFR", "CR", "CRCR", "CRr", "LRR", "RC", "RrC", "RrRr")}
+JCZ_TILES = {**JCZ_BASE, **JCZ_FIESTA}
+JCZ_OF = {letter: jcz for jcz, letter in JCZ_TILES.items()}
+#: tiles JCloisterZone draws turned from meeple's: JCloisterZone's unturned tile is meeple's
+#: turned this many degrees clockwise (checked against JCloisterZone's tile definitions by
+#: tests/interop/test_tile_layouts.py)
+JCZ_TURNED = {"FE-CcCc": 90, "FE-RrRr": 90}
 
 #: Board Game Arena's tile types 1-24 (CarcassonneLab's), by meeple's letter
 BGA_TYPES = "TSNMPOGFIHEKJLDUVWXBACRQ"
@@ -90,7 +99,7 @@ class Spot:
 
     @property
     def jcz_location(self) -> str:
-        if self.kind == "cloister":
+        if self.kind == "cloister" or not self.atoms:
             return "I"
         if self.kind == "field":
             return ".".join(JCZ_HALVES[HALVES.index(h)] for h in self.atoms)
@@ -127,8 +136,8 @@ def read_location(feature: str, location: str) -> tuple[str, frozenset[str]] | N
     kind = {"Road": "road", "City": "city", "Field": "field", "Monastery": "cloister"}.get(feature)
     if kind is None:
         return None
-    if kind == "cloister":
-        return (kind, frozenset()) if location == "I" else None
+    if kind == "cloister" or location == "I":
+        return (kind, frozenset()) if location == "I" and kind in ("cloister", "field") else None
     if kind == "field":
         parts = location.split(".")
         if not parts or any(p not in JCZ_HALVES for p in parts) or len(set(parts)) != len(parts):
