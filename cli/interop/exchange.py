@@ -81,13 +81,21 @@ def _exportable(game: Game, colours: list[str] | None) -> tuple[list[Turn], Game
         canonical = new_table_game(names_of(game), fiesta_of(game), colours)
     except Refused as exc:
         raise Failure(f"cannot export: {exc}", 1) from None
-    if canonical.setup.tileset.sha256 != game.setup.tileset.sha256:
+    if _played(canonical) != _played(game):
         raise Failure("cannot export: the game is not played with meeple's classic tile set", 1)
     try:
         replay(canonical, turns)
     except Refused as exc:
         raise Failure(f"cannot export: {exc}", 1) from None
     return turns, canonical
+
+
+def _played(game: Game) -> tuple:
+    """What of a game's tile set plays (CL-1): its start tile and each tile's id, count, edges
+    and features; not its notes."""
+    definition = game.setup.tileset.definition
+    return definition.start, tuple(
+        (t.id, t.count, t.edges, t.features, t.festival, t.cloister) for t in definition.tiles)
 
 
 def _same(written: Game, canonical: Game, what: str) -> None:
@@ -104,10 +112,11 @@ def _same(written: Game, canonical: Game, what: str) -> None:
 def export_jcz(game: Game, path: str) -> None:
     """Write ``game`` as a JCloisterZone save at ``path`` (never over a file), once it
     reads back as the same game."""
-    if fiesta_of(game):
-        raise Failure("cannot export: La Fiesta games do not go to JCloisterZone saves yet", 1)
     turns, canonical = _exportable(game, None)
-    text = jcz.write_save(game, turns, game_id=_game_id(game))
+    try:
+        text = jcz.write_save(game, turns, game_id=_game_id(game), fiesta=fiesta_of(game))
+    except Refused as exc:
+        raise Failure(f"cannot export: {exc}", 1) from None
     try:
         back = jcz.read_save(text.encode())[0]
     except Refused as exc:

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from meeple.cli.interop.moves import (
-    COLOURS,
     Refused,
     Turn,
     draw,
@@ -27,7 +26,16 @@ from meeple.cli.interop.moves import (
     place,
     play_turn,
 )
-from meeple.cli.interop.tilemap import JCZ_BASE, JCZ_OF, classic_tiles, read_location, spots
+from meeple.cli.interop.tilemap import (
+    JCZ_BASE,
+    JCZ_OF,
+    JCZ_TILES,
+    JCZ_TURNED,
+    Spot,
+    classic_tiles,
+    read_location,
+    spots,
+)
 from meeple.engine import Game
 
 #: the largest save read, in bytes, and the most messages in its replay
@@ -62,8 +70,9 @@ class Pack:
     """JCloisterZone's tile pack for the classic game: the tiles left sorted by id, a forced
     draw order first if the save has one, ``limit`` draws at most if it sets one."""
 
-    def __init__(self, draw_order: list[str], limit: int | None):
-        counts = {jcz: classic_tiles()[letter].count for jcz, letter in JCZ_BASE.items()}
+    def __init__(self, draw_order: list[str], limit: int | None, fiesta: bool):
+        ids = JCZ_TILES if fiesta else JCZ_BASE
+        counts = {jcz: classic_tiles(fiesta)[letter].count for jcz, letter in ids.items()}
         counts["BA/RCr"] -= 1  # the start tile is taken from the pack
         self.tiles = sorted(jcz for jcz, n in counts.items() for _ in range(n))
         self.queue = list(draw_order)
@@ -118,32 +127,40 @@ def parse(data: bytes) -> dict[str, Any]:
     return save
 
 
-def _check_setup(save: dict[str, Any]) -> bool:
-    """Refuses what meeple does not have; True when the save keeps JCloisterZone's default
-    4-point two-tile city (the 2011 rule, ``"2"``, gives 2)."""
+def _check_setup(save: dict[str, Any]) -> tuple[bool, bool]:
+    """Refuses what meeple does not have. Returns whether the game has La Fiesta (the tile
+    set ``festival``), and whether it keeps JCloisterZone's default 4-point two-tile city
+    (the 2011 rule, ``"2"``, gives 2)."""
     setup = _obj(save["setup"], "setup")
     sets = _obj(setup.get("sets", {}), "setup.sets")
-    other = sorted(str(k)[:40] for k in sets if k != "basic:1")
+    other = sorted(str(k)[:40] for k in sets if k not in ("basic:1", "festival"))
     if other:
         raise Refused("setup.sets: meeple has no " + ", ".join(other))
-    if sets.get("basic:1") != 1:
-        raise Refused("setup.sets: one copy of basic:1 is the classic game")
+    if sets.get("basic:1") != 1 or sets.get("festival", 1) != 1:
+        raise Refused("setup.sets: one copy of basic:1 (and of festival) is the classic game")
+    fiesta = "festival" in sets
     elements = _obj(setup.get("elements", {}), "setup.elements")
-    other = sorted(str(k)[:40] for k in elements if k not in ("small-follower", "farmers"))
+    known = ("small-follower", "farmers", "festival") if fiesta else ("small-follower", "farmers")
+    other = sorted(str(k)[:40] for k in elements if k not in known)
     if other:
         raise Refused("setup.elements: meeple has no " + ", ".join(other))
     if elements.get("small-follower") != 7 or elements.get("farmers") is not True:
         raise Refused("setup.elements: the classic game has 7 followers and farmers")
+    if fiesta and elements.get("festival", True) is not True:
+        raise Refused("setup.elements: La Fiesta's tiles let a follower be taken back")
     rules = _obj(setup.get("rules", {}), "setup.rules")
-    other = sorted(f"{str(k)[:40]}" for k in rules if k != "tiny-city-scoring")
+    other = sorted(str(k)[:40] for k in rules if k not in ("tiny-city-scoring", "festival-return"))
     if other:
         raise Refused("setup.rules: meeple has no rule " + ", ".join(other))
     if rules.get("tiny-city-scoring", "4") not in ("2", "4"):
         raise Refused("setup.rules: tiny-city-scoring is 2 or 4")
+    # (a classic player has followers only: "meeple" and "follower" are the same rule)
+    if rules.get("festival-return", "meeple") not in ("meeple", "follower"):
+        raise Refused("setup.rules: festival-return is meeple or follower")
     start = setup.get("start", [START])
     if start != [START]:
         raise Refused("setup.start: the classic start tile is BA/RCr at 0,0 unturned")
-    return rules.get("tiny-city-scoring", "4") != "2"
+    return fiesta, rules.get("tiny-city-scoring", "4") != "2"
 
 
 def _players(save: dict[str, Any]) -> list[str]:
@@ -173,7 +190,7 @@ def _messages(save: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
             if not kept or kept[-1][1].get("type") == "COMMIT":
                 raise Refused(f"replay[{i}]: UNDO with nothing in the turn to take back")
             kept.pop()
-        elif kind in ("PLACE_TILE", "DEPLOY_MEEPLE", "PASS", "COMMIT"):
+        elif kind in ("PLACE_TILE", "DEPLOY_MEEPLE", "RETURN_MEEPLE", "PASS", "COMMIT"):
             _obj(message.get("payload", {}), f"replay[{i}].payload")
             kept.append((i, message))
         else:
@@ -211,7 +228,32 @@ def _turns(messages: list[tuple[int, dict[str, Any]]]) -> Iterator[list[tuple[in
         yield turn
 
 
-def _turn(game: Game, tile: str, messages: list[tuple[int, dict]], seat: int) -> Turn:
+class Board:
+    """The tiles placed so far as meeple lays them (id and rotation by cell, meeple's y), to
+    name the feature a follower stands on."""
+
+    def __init__(self, fiesta: bool):
+        self.tiles = classic_tiles(fiesta)
+        self.cells: dict[tuple[int, int], tuple[str, int]] = {(0, 0): ("D", 0)}
+
+    def spot(self, cell: tuple[int, int], feature: object, location: object,
+             where: str) -> Spot:
+        """The spot of the tile at ``cell`` (JCloisterZone's y) a pointer names."""
+        placed = self.cells.get((cell[0], -cell[1]))
+        if placed is None:
+            raise Refused(f"{where}: no tile at {cell[0]},{cell[1]}")
+        read = read_location(str(feature)[:20], str(location)[:40])
+        if read is None:
+            raise Refused(f"{where}: {str(feature)[:20]} {str(location)[:40]} names no "
+                          "classic feature")
+        for spot in spots(self.tiles[placed[0]], placed[1]):
+            if spot.kind == read[0] and frozenset(spot.atoms) == read[1]:
+                return spot
+        raise Refused(f"{where}: {feature} {location} names no feature of "
+                      f"{JCZ_OF[placed[0]]} at {cell[0]},{cell[1]}")
+
+
+def _turn(board: Board, tile: str, messages: list[tuple[int, dict]], seat: int) -> Turn:
     """A turn of a save's messages in meeple's terms (y flipped); the tile JCloisterZone
     drew is ``tile`` (its id)."""
     i, place = messages[0]
@@ -227,37 +269,36 @@ def _turn(game: Game, tile: str, messages: list[tuple[int, dict]], seat: int) ->
     rotation = ROTATIONS.get(turned) if isinstance(turned, str) else None
     if rotation is None:
         raise Refused(f"{where}: rotation is R0, R90, R180 or R270")
-    letter = JCZ_BASE[tile]
-    target = None
+    letter = JCZ_TILES[tile]
+    rotation = (rotation + JCZ_TURNED.get(letter, 0)) % 360
+    board.cells[(x, -y)] = (letter, rotation)
+    target = back = None
     for j, message in messages[1:]:
         where = f"replay[{j}]"
         if "player" in message and message["player"] != seat:
             raise Refused(f"{where}: player {str(message['player'])[:8]} moves in seat {seat}'s turn")
-        if message["type"] == "DEPLOY_MEEPLE":
-            if target is not None:
-                raise Refused(f"{where}: a second follower in one turn")
-            target = _deploy(message["payload"], letter, (x, y), rotation, seat, where)
-        elif message["type"] == "PLACE_TILE":
+        kind = message["type"]
+        if kind == "PLACE_TILE":
             raise Refused(f"{where}: a second tile in one turn")
-    return Turn(letter, x, -y, rotation, target)
-
-
-def _deploy(payload: dict, letter: str, at: tuple[int, int], rotation: int, seat: int,
-            where: str) -> str:
-    meeple = payload.get("meepleId")
-    if not isinstance(meeple, str) or not re.fullmatch(rf"{seat}\.small\.\d{{1,2}}", meeple):
-        raise Refused(f"{where}: meepleId {str(meeple)[:20]!r} is not a follower of seat {seat}")
-    pointer = _obj(payload.get("pointer"), f"{where}.pointer")
-    if _position(pointer.get("position"), where) != at:
-        raise Refused(f"{where}: a follower goes on the tile just placed")
-    feature, location = pointer.get("feature"), pointer.get("location")
-    read = read_location(str(feature)[:20], str(location)[:40])
-    if read is None:
-        raise Refused(f"{where}: {str(feature)[:20]} {str(location)[:40]} names no classic feature")
-    for spot in spots(classic_tiles()[letter], rotation):
-        if spot.kind == read[0] and frozenset(spot.atoms) == read[1]:
-            return spot.target
-    raise Refused(f"{where}: {feature} {location} names no feature of {JCZ_OF[letter]} there")
+        if kind not in ("DEPLOY_MEEPLE", "RETURN_MEEPLE"):
+            continue
+        if target is not None or back is not None:
+            raise Refused(f"{where}: a second follower move in one turn")
+        pointer = _obj(message["payload"].get("pointer"), f"{where}.pointer")
+        meeple = message["payload"].get("meepleId", pointer.get("meepleId"))
+        if not isinstance(meeple, str) or not re.fullmatch(rf"{seat}\.small\.\d{{1,2}}", meeple):
+            raise Refused(f"{where}: meepleId {str(meeple)[:20]!r} is not a follower of seat {seat}")
+        cell = _position(pointer.get("position"), where)
+        spot = board.spot(cell, pointer.get("feature"), pointer.get("location"), where)
+        if kind == "DEPLOY_MEEPLE":
+            if cell != (x, y):
+                raise Refused(f"{where}: a follower goes on the tile just placed")
+            target = spot.target
+        else:
+            if message["payload"].get("source", "FESTIVAL") != "FESTIVAL":
+                raise Refused(f"{where}: a follower returns only after a festival tile")
+            back = (cell[0], -cell[1], spot.target)
+    return Turn(letter, x, -y, rotation, target, back)
 
 
 def read_save(data: bytes) -> tuple[Game, dict[str, Any]]:
@@ -266,22 +307,24 @@ def read_save(data: bytes) -> tuple[Game, dict[str, Any]]:
     :raises Refused: what meeple cannot take, naming it and where.
     """
     save = parse(data)
-    later_tiny_cities = _check_setup(save)
+    fiesta, later_tiny_cities = _check_setup(save)
     names = _players(save)
     messages = _messages(save)
     annotations = _obj(save.get("gameAnnotations", {}), "gameAnnotations")
     order = annotations.get("drawOrder", [])
-    if not isinstance(order, list) or not all(isinstance(t, str) and t in JCZ_BASE for t in order):
-        raise Refused("gameAnnotations.drawOrder: a list of the classic tile ids")
+    ids = JCZ_TILES if fiesta else JCZ_BASE
+    if not isinstance(order, list) or not all(isinstance(t, str) and t in ids for t in order):
+        raise Refused("gameAnnotations.drawOrder: a list of the game's tile ids")
     limit = annotations.get("endTurn")
-    if limit is not None and (type(limit) is not int or not 0 <= limit <= 71):
+    if limit is not None and (type(limit) is not int or not 0 <= limit <= 81):
         raise Refused("gameAnnotations.endTurn: a number of draws")
     random = save["initialRandom"]
     if not isinstance(random, (int, float)) or isinstance(random, bool) or not 0 <= random < 1:
         raise Refused("initialRandom: a number from 0 to 1")
     random = float(random)
-    pack = Pack(order, limit)
-    game = new_table_game(names, fiesta=False)
+    pack = Pack(order, limit, fiesta)
+    board = Board(fiesta)
+    game = new_table_game(names, fiesta=fiesta)
     for number, turn in enumerate(_turns(messages)):
         seat = number % len(names)
         where = f"replay[{turn[0][0]}]"
@@ -289,16 +332,15 @@ def read_save(data: bytes) -> tuple[Game, dict[str, Any]]:
             if pack.empty():
                 raise Refused(f"{where}: a move after the last tile")
             tile, random = pack.draw(random)
-            if draw(game, JCZ_BASE[tile], where):
+            if draw(game, JCZ_TILES[tile], where):
                 break
-        played = _turn(game, tile, turn, seat)
+        played = _turn(board, tile, turn, seat)
         committed = turn[-1][1]["type"] == "COMMIT"
         place(game, played, where, done=committed)
         if committed:
             random = _random(turn[-1][1]["payload"], f"replay[{turn[-1][0]}]")
     if later_tiny_cities:
         _check_no_tiny_city(game)
-    assert COLOURS
     return game, save
 
 
@@ -322,12 +364,17 @@ def random_for(index: int, count: int) -> float:
     return value
 
 
-def write_save(game: Game, turns: list[Turn], game_id: str) -> str:
+def write_save(game: Game, turns: list[Turn], game_id: str, fiesta: bool) -> str:
     """A JCloisterZone save of ``turns`` played by ``game``'s players (the 2011 two-tile city,
-    the draws fixed by each COMMIT's random and by ``drawOrder``)."""
+    the draws fixed by each COMMIT's random and by ``drawOrder``; a follower passed only
+    where JCloisterZone offers one)."""
     names = [player.name for player in game.setup.players]
-    replay = new_table_game(names, fiesta=False)
-    pack = sorted(JCZ_OF[letter] for letter, n in _left(replay).items() for _ in range(n))
+    replay = new_table_game(names, fiesta=fiesta)
+    colours = [player.colour for player in replay.setup.players]
+    pack = sorted(JCZ_OF[letter] for letter, n in dict(replay.state.remaining).items()
+                  for _ in range(n))
+    followers = Followers(len(names))
+    board = Board(fiesta)
     randoms = []
     messages: list[dict[str, Any]] = []
     for number, turn in enumerate(turns):
@@ -335,27 +382,40 @@ def write_save(game: Game, turns: list[Turn], game_id: str) -> str:
         randoms.append(random_for(pack.index(tile), len(pack)))
         pack.remove(tile)
         seat = number % len(names)
+        turned = (turn.rotation - JCZ_TURNED.get(turn.tile, 0)) % 360
+        board.cells[(turn.x, turn.y)] = (turn.tile, turn.rotation)
         messages.append({"type": "PLACE_TILE", "payload": {
-            "tileId": tile, "rotation": f"R{turn.rotation}", "position": [turn.x, -turn.y]},
+            "tileId": tile, "rotation": f"R{turned}", "position": [turn.x, -turn.y]},
             "player": seat})
         play_turn(replay, Turn(turn.tile, turn.x, turn.y, turn.rotation), f"turn {number + 1}",
                   done=False)
         choices = replay.phase == "meeple" and follower_choices(replay)
-        if turn.target is not None:
-            spot = next(s for s in spots(classic_tiles()[turn.tile], turn.rotation)
-                        if s.target == turn.target)
-            count = 7 - replay.reserve(replay.player).get("small", 0) + 1
+        mark = len(replay.events)
+        if turn.back is not None:
+            bx, by, target = turn.back
+            spot = _spot(board, (bx, by), target)
+            messages.append({"type": "RETURN_MEEPLE", "payload": {"source": "FESTIVAL", "pointer": {
+                "position": [bx, -by], "feature": spot.jcz_feature,
+                "location": spot.jcz_location, "meepleId": followers.back(seat, turn.back)}},
+                "player": seat})
+        elif turn.target is not None:
+            spot = _spot(board, (turn.x, turn.y), turn.target)
             messages.append({"type": "DEPLOY_MEEPLE", "payload": {
                 "pointer": {"position": [turn.x, -turn.y], "feature": spot.jcz_feature,
                             "location": spot.jcz_location},
-                "meepleId": f"{seat}.small.{count}"}, "player": seat})
+                "meepleId": followers.deploy(seat, (turn.x, turn.y, turn.target))},
+                "player": seat})
         elif choices:
             messages.append({"type": "PASS", "payload": {}, "player": seat})
         finish(replay, turn, number)
+        followers.returned(replay.events[mark:], colours)
         messages.append({"type": "COMMIT", "payload": {"random": 0.0}, "player": seat})
     for number, message in enumerate(m for m in messages if m["type"] == "COMMIT"):
         if number + 1 < len(randoms):
             message["payload"]["random"] = randoms[number + 1]
+    sets: dict[str, int] = {"basic:1": 1, **({"festival": 1} if fiesta else {})}
+    elements: dict[str, Any] = {"small-follower": 7, "farmers": True,
+                                **({"festival": True} if fiesta else {})}
     save = {
         "appVersion": WRITTEN_VERSION,
         "gameId": game_id,
@@ -363,9 +423,8 @@ def write_save(game: Game, turns: list[Turn], game_id: str) -> str:
         "initialRandom": randoms[0] if randoms else 0.0,
         "created": "1970-01-01T00:00:00.000Z",
         "clock": 0,
-        "setup": {"sets": {"basic:1": 1}, "elements": {"small-follower": 7, "farmers": True},
-                  "rules": {"tiny-city-scoring": "2"}, "timer": None, "start": [START],
-                  "options": {}},
+        "setup": {"sets": sets, "elements": elements, "rules": {"tiny-city-scoring": "2"},
+                  "timer": None, "start": [START], "options": {}},
         "players": [{"name": name, "slot": i} for i, name in enumerate(names)],
         "replay": messages,
         "gameAnnotations": {"drawOrder": [JCZ_OF[t.tile] for t in turns]},
@@ -374,17 +433,47 @@ def write_save(game: Game, turns: list[Turn], game_id: str) -> str:
     return json.dumps(save, indent=2, ensure_ascii=False) + "\n"
 
 
-def _left(game: Game) -> dict[str, int]:
-    return dict(game.state.remaining)
+def _spot(board: Board, cell: tuple[int, int], target: str) -> Spot:
+    letter, rotation = board.cells[cell]
+    return next(s for s in spots(board.tiles[letter], rotation) if s.target == target)
+
+
+class Followers:
+    """Which of each seat's followers (JCloisterZone's ``<seat>.small.<n>``, n from 1 to 7)
+    stands where: a deploy takes the lowest one in the supply."""
+
+    def __init__(self, seats: int):
+        self.out: list[dict[tuple[int, int, str], int]] = [{} for _ in range(seats)]
+
+    def deploy(self, seat: int, where: tuple[int, int, str]) -> str:
+        used = set(self.out[seat].values())
+        number = min(n for n in range(1, 8) if n not in used)
+        self.out[seat][where] = number
+        return f"{seat}.small.{number}"
+
+    def back(self, seat: int, where: tuple[int, int, str]) -> str:
+        return f"{seat}.small.{self.out[seat].pop(where)}"
+
+    def returned(self, events: tuple, colours: list[str]) -> None:
+        from meeple.events.model import MeepleReturned
+
+        for event in events:
+            if isinstance(event, MeepleReturned):
+                spot = event.spot
+                self.out[colours.index(event.player)].pop((spot.x, spot.y, spot.feature), None)
 
 
 def finish(game: Game, turn: Turn, number: int) -> None:
-    """The rest of ``turn`` on ``game``, whose tile is placed."""
-    from meeple.engine import PlaceMeeple, RulesError, SkipMeeple
+    """The rest of ``turn`` on ``game``, whose tile is placed: its follower placed, taken
+    back or skipped."""
+    from meeple.engine import PlaceMeeple, RulesError, SkipMeeple, TakeBack
 
     if game.phase != "meeple":
         return
     try:
-        game.push(PlaceMeeple(turn.target) if turn.target is not None else SkipMeeple())
+        if turn.back is not None:
+            game.push(TakeBack(*turn.back))
+        else:
+            game.push(PlaceMeeple(turn.target) if turn.target is not None else SkipMeeple())
     except RulesError as exc:
         raise Refused(f"turn {number + 1}: {exc}") from None

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from meeple.cli.interop.moves import new_table_game, play_turn, turns_of
+from meeple.cli.interop.moves import fiesta_of, new_table_game, play_turn, turns_of
 from meeple.engine import Game
+from meeple.events.model import MeepleTakenBack
 
 from helpers import run
 
@@ -15,11 +16,14 @@ FIXTURES = Path(__file__).parents[2] / "fixtures"
 #: the recorded classic games played with the whole classic tile set, no tile set aside
 BASE = ["classic_random_2p_seed_0", "classic_random_3p_seed_1", "classic_random_4p_seed_2",
         "classic_random_5p_seed_3", "classic_greedy_bots_4p_seed_0",
-        "classic_table_mode_complete_3p_seed_0"]
+        "classic_table_mode_complete_3p_seed_0",
+        # La Fiesta: followers taken back (RETURN_MEEPLE) in all but the 4-player game
+        "classic_la_fiesta_random_2p_seed_0", "classic_la_fiesta_random_3p_seed_1",
+        "classic_la_fiesta_random_4p_seed_2", "classic_la_fiesta_random_5p_seed_3"]
 
 
 def _as_table_game(game: Game, colours=None) -> Game:
-    table = new_table_game([p.name for p in game.setup.players], False, colours)
+    table = new_table_game([p.name for p in game.setup.players], fiesta_of(game), colours)
     for number, turn in enumerate(turns_of(game), 1):
         play_turn(table, turn, f"turn {number}")
     return table
@@ -37,6 +41,9 @@ def test_a_recorded_game_goes_to_jcloisterzone_and_back(name, tmp_path):
     run("export", FIXTURES / f"{name}.jsonl", "--jcz", tmp_path / "out.jcz")
     save = json.loads((tmp_path / "out.jcz").read_text())
     assert save["setup"]["rules"] == {"tiny-city-scoring": "2"}
+    assert ("festival" in save["setup"]["sets"]) == ("la_fiesta" in name)
+    taken_back = sum(isinstance(event, MeepleTakenBack) for event in original.events)
+    assert sum(1 for m in save["replay"] if m["type"] == "RETURN_MEEPLE") == taken_back
     assert [p["name"] for p in save["players"]] == [p.name for p in original.setup.players]
     run("import", tmp_path / "out.jcz", "--out", tmp_path / "back.jsonl")
     run("check", tmp_path / "back.jsonl")
