@@ -370,7 +370,7 @@ def write_save(game: Game, turns: list[Turn], game_id: str, fiesta: bool) -> str
     where JCloisterZone offers one)."""
     names = [player.name for player in game.setup.players]
     replay = new_table_game(names, fiesta=fiesta)
-    colours = [player.colour for player in replay.setup.players]
+    colours: list[str] = [player.colour for player in replay.setup.players]
     pack = sorted(JCZ_OF[letter] for letter, n in dict(replay.state.remaining).items()
                   for _ in range(n))
     followers = Followers(len(names))
