@@ -44,7 +44,7 @@ MAX_MESSAGES = 20_000
 MAX_NAME = 64
 #: JCloisterZone refuses saves older than this
 OLDEST = (5, 7, 0)
-WRITTEN_VERSION = "5.10.0"
+WRITTEN_VERSION = "5.12.1"
 ROTATIONS = {"R0": 0, "R90": 90, "R180": 180, "R270": 270}
 START = {"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 0}
 
@@ -410,6 +410,8 @@ def write_save(game: Game, turns: list[Turn], game_id: str, fiesta: bool) -> str
         finish(replay, turn, number)
         followers.returned(replay.events[mark:], colours)
         messages.append({"type": "COMMIT", "payload": {"random": 0.0}, "player": seat})
+    for message in messages:  # the client adds up each player's time from the messages' clocks
+        message["clock"] = 0
     for number, message in enumerate(m for m in messages if m["type"] == "COMMIT"):
         if number + 1 < len(randoms):
             message["payload"]["random"] = randoms[number + 1]

@@ -77,3 +77,13 @@ def test_the_counts_of_the_basic_set():
     counts = {ref.get("tile"): int(ref.get("count")) for ts in root.iter("tile-set")
               if ts.get("id") == "basic:1" for ref in ts.iter("ref")}
     assert counts == {jcz: classic_tiles()[letter].count for jcz, letter in JCZ_BASE.items()}
+
+
+def test_board_game_arenas_tiles_have_meeples_layouts():
+    """Each of Board Game Arena's 24 types: its edges are meeple's tile's (type 16, U, turned
+    a quarter) and each zone digit names one feature, every feature once."""
+    from meeple.cli.interop.carcassonnelab import BGA_TILES, check_tiles, zones
+
+    check_tiles()
+    assert sum(len([z for z in zones(letter) if z is not None]) for letter in BGA_TILES) == \
+        sum(len(classic_tiles()[letter].features) for letter in BGA_TILES)
