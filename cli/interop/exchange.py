@@ -8,7 +8,7 @@ import os
 
 import msgspec
 
-from meeple.cli.interop import carcassonnelab, jcz
+from meeple.cli.interop import carcassonnelab, jcz, jcz_writing
 from meeple.cli.interop.moves import (
     COLOURS,
     Refused,
@@ -114,7 +114,7 @@ def export_jcz(game: Game, path: str) -> None:
     reads back as the same game."""
     turns, canonical = _exportable(game, None)
     try:
-        text = jcz.write_save(game, turns, game_id=_game_id(game), fiesta=fiesta_of(game))
+        text = jcz_writing.write_save(game, turns, game_id=_game_id(game), fiesta=fiesta_of(game))
     except Refused as exc:
         raise Failure(f"cannot export: {exc}", 1) from None
     try:
