@@ -59,6 +59,16 @@ def _edit(change) -> dict:
      ["BA/RRRR"]),
     (_edit(lambda s: s.update(initialRandom=7)), ["initialRandom"]),
     (_edit(lambda s: s["players"].__setitem__(0, {"name": "x" * 500})), ["players[0]"]),
+    (_edit(lambda s: s["players"].__setitem__(0, {"name": "Da\nvid"})), ["players[0]", "U+000A"]),
+    (_edit(lambda s: s["gameAnnotations"].update(drawOrder=["FE/CcCc"])), ["drawOrder"]),
+    (_edit(lambda s: s["replay"].__setitem__(4, {"type": "RETURN_MEEPLE", "payload": {
+        "source": "FESTIVAL", "pointer": {"position": [0, 0], "feature": "Road", "location": "WE",
+                                          "meepleId": "1.small.1"}}})), ["replay[3]"]),
+    (_edit(lambda s: s["replay"].__setitem__(4, {"type": "RETURN_MEEPLE", "payload": {
+        "source": "PRINCESS", "pointer": {"position": [0, 0], "feature": "Road", "location": "WE",
+                                          "meepleId": "1.small.1"}}})), ["replay[4]", "festival"]),
+    (_edit(lambda s: s["replay"][4]["payload"]["pointer"].update(position=[3, 3])),
+     ["replay[4]", "no tile at 3,3"]),
 ])
 def test_a_hostile_save_is_refused(tmp_path, save, words):
     _refused(tmp_path, save, *words)
@@ -139,6 +149,7 @@ def _link() -> str:
     (lambda link: LINK + "Fg/11E0", ["rotation"]),
     (lambda link: LINK + "Fg/ZZ10", ["turn 1", "does not touch"]),
     (lambda link: "#/0/0/" + "Fg/" + "1" * 70_000, ["longer than"]),
+    (lambda link: link.replace("players=red,", "players=%0A,"), ["U+000A"]),
 ])
 def test_a_hostile_link_is_refused(tmp_path, mangle, words):
     line = fail("import", mangle(_link()), "--out", tmp_path / "out.jsonl", code=3)
