@@ -111,25 +111,23 @@ def follower_choices(game: Game) -> bool:
 
 def effective_inputs(events: tuple[Event, ...]) -> list[Event]:
     """The players' input events still in effect, in order: those undone and not redone are
-    left out (DESIGN.md, undo policy: an undo takes whole steps off the top)."""
+    left out (DESIGN.md, undo policy: an undo takes whole steps off the top, a redo puts
+    steps back by the seq that began each)."""
     by_seq: dict[int, Event] = {}
     kept: list[int] = []
-    undone: list[int] = []
+    undone: dict[int, list[int]] = {}
     for event in events:
         if isinstance(event, (TileDrawn, TilePlaced, MeeplePlaced, MeepleSkipped,
                               MeepleTakenBack, TileSetAside)):
             by_seq[event.seq] = event
             kept.append(event.seq)
         elif isinstance(event, Undone):
-            for seq in event.steps:
-                cut = [s for s in kept if s >= seq]
+            for seq in event.steps:  # newest first
+                undone[seq] = [s for s in kept if s >= seq]
                 kept = [s for s in kept if s < seq]
-                undone = cut + undone
         elif isinstance(event, Redone):
-            for seq in event.steps:
-                back = [s for s in undone if s >= seq]
-                undone = [s for s in undone if s < seq]
-                kept += sorted(back)
+            for seq in event.steps:  # oldest first
+                kept += undone.pop(seq, [])
     return [by_seq[seq] for seq in kept]
 
 

@@ -91,3 +91,33 @@ def test_a_link_read_and_written_is_the_same_link(tmp_path):
     fragment = "#" + link.split("#", 1)[1]
     run("import", fragment, "--out", tmp_path / "game.jsonl")
     assert run("export", tmp_path / "game.jsonl", "--carcassonnelab").stdout.strip() == link
+
+
+def test_undone_steps_are_not_exported(tmp_path):
+    """A game with steps undone and redone goes out as it stands: the turns in effect."""
+    from meeple.engine import DrawTile, Redo, SkipMeeple, Undo
+
+    game = Game.new(["red", "green"], "classic", table=True, undo="any", names=["Ann", "Bob"])
+    game.push(DrawTile("U"))
+    game.push(game.legal_moves()[0])
+    game.push(SkipMeeple())
+    game.push(DrawTile("V"))
+    undone = game.legal_moves()[0]
+    game.push(undone)
+    game.push(Undo(2))  # the placement of V and its draw
+    game.push(Redo(1))  # the draw of V again
+    chosen = game.legal_moves()[-1]
+    assert (chosen.x, chosen.y, chosen.rotation) != (undone.x, undone.y, undone.rotation)
+    game.push(chosen)
+    game.push(SkipMeeple())
+    game.save(tmp_path / "undo.jsonl")
+    expected = new_table_game(["Ann", "Bob"], False)
+    for turn in turns_of(game):
+        play_turn(expected, turn, "turn")
+    last = turns_of(game)[-1]
+    assert [t.tile for t in turns_of(game)] == ["U", "V"]
+    assert (last.x, last.y, last.rotation) == (chosen.x, chosen.y, chosen.rotation)
+    run("export", tmp_path / "undo.jsonl", "--jcz", tmp_path / "undo.jcz")
+    run("import", tmp_path / "undo.jcz", "--out", tmp_path / "back.jsonl")
+    assert (tmp_path / "back.jsonl").read_text().splitlines() == _saved(
+        expected, tmp_path / "expected.jsonl")
