@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 from collections.abc import Iterator
 from typing import Any
 
@@ -53,14 +54,8 @@ _C = 11
 
 
 def next_random(value: float) -> float:
-    bits = int.from_bytes(_double_bytes(value), "big") & _M
+    bits = int.from_bytes(struct.pack(">d", value), "big") & _M
     return ((_A * bits + _C) & _M) / float(_M + 1)
-
-
-def _double_bytes(value: float) -> bytes:
-    import struct
-
-    return struct.pack(">d", value)
 
 
 class Pack:
@@ -309,10 +304,14 @@ def read_save(data: bytes) -> tuple[Game, dict[str, Any]]:
     messages = _messages(save)
     annotations = _obj(save.get("gameAnnotations", {}), "gameAnnotations")
     order = annotations.get("drawOrder", [])
+    limit = annotations.get("endTurn")
+    if isinstance(order, list) and order and order[-1] == "#END":
+        # (JCloisterZone's debug pack ends the game once the tiles before "#END" are drawn)
+        order = order[:-1]
+        limit = len(order) if limit is None else limit
     ids = JCZ_TILES if fiesta else JCZ_BASE
     if not isinstance(order, list) or not all(isinstance(t, str) and t in ids for t in order):
         raise Refused("gameAnnotations.drawOrder: a list of the game's tile ids")
-    limit = annotations.get("endTurn")
     if limit is not None and (type(limit) is not int or not 0 <= limit <= 81):
         raise Refused("gameAnnotations.endTurn: a number of draws")
     random = save["initialRandom"]
