@@ -77,3 +77,13 @@ def test_the_two_tile_city_rule_is_read_from_the_save(tmp_path):
     line = fail("import", path, "--out", tmp_path / "four.jsonl", code=3)
     assert "two-tile city 4 points" in line
     assert not (tmp_path / "four.jsonl").exists()
+
+
+def test_import_says_what_it_wrote_as_json(tmp_path):
+    out = tmp_path / "game.jsonl"
+    result = run("import", DATA / "city-and-road-scoring.jcz", "--out", out, "--json")
+    said = json.loads(result.stdout)
+    game = Game.load(out)
+    assert said == {"game": str(out), "lines": len(game.events), "over": False,
+                    "turn": game.turn, "player": game.player, "phase": "draw",
+                    "scores": game.scores, "head": game.head}
