@@ -23,12 +23,9 @@ from meeple.cli.store import Failure
 from meeple.engine import Game
 from meeple.events.files import NotReadable, read_regular
 
-#: what makes SOURCE a link rather than a file
-LINK_MARKS = ("#/", "carcassonnelab")
-
-
 def is_link(source: str) -> bool:
-    return any(mark in source.lower() for mark in LINK_MARKS) and not os.path.exists(source)
+    """Whether SOURCE is a link (``...#/0/0/...``, or that part alone) rather than a file."""
+    return "#/" in source and not os.path.exists(source)
 
 
 def import_source(source: str) -> Game:
