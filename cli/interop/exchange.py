@@ -23,6 +23,7 @@ from meeple.cli.store import Failure
 from meeple.engine import Game
 from meeple.events.files import NotReadable, read_regular
 
+
 def is_link(source: str) -> bool:
     """Whether SOURCE is a link (``...#/0/0/...``, or that part alone) rather than a file."""
     return "#/" in source and not os.path.exists(source)
