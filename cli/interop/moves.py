@@ -1,7 +1,7 @@
 """A classic game as the moves other programs record: each turn's drawn tile, where it went,
-and the follower placed, skipped or taken back (CL-3, CL-4, CL-7). ``replay`` makes a meeple
-table game of them, every move checked by the rules; ``turns_of`` reads them back from a
-meeple game. Coordinates here are meeple's: y grows north."""
+and the follower placed, skipped or taken back (CL-3, CL-4, CL-7). ``play_turn`` plays them
+on a meeple table game (``new_table_game``), every move checked by the rules; ``turns_of``
+reads them back from a meeple game. Coordinates here are meeple's: y grows north."""
 
 from __future__ import annotations
 
@@ -132,8 +132,8 @@ def effective_inputs(events: tuple[Event, ...]) -> list[Event]:
 
 
 def turns_of(game: Game) -> list[Turn]:
-    """The turns of a meeple classic game, as recorded; refuses what other programs cannot
-    hold (a set-aside tile, a drawn tile not yet placed is simply left out)."""
+    """The turns of a meeple classic game in effect (a tile drawn but not placed yet is left
+    out); refuses what other programs cannot hold: a tile set aside (CL-3)."""
     setup = game.setup
     if not isinstance(setup, GameStarted) or setup.edition != "classic":
         raise Refused("only classic games go to other programs")
