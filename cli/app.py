@@ -24,7 +24,7 @@ from typing import Annotated
 import typer
 
 from meeple.cli.bots import commands as bots
-from meeple.cli.commands import keys, playing, remote, showing, tools
+from meeple.cli.commands import interop, keys, playing, remote, showing, tools
 from meeple.cli.guard import guarded
 from meeple.cli.output import fail, note, say, wants_json
 from meeple.cli.params import BOT_HELP, Game, MoveTime
@@ -92,14 +92,14 @@ def play(
 
 #: every command, in the order `meeple --help` lists them
 ORDER = ("continue", "new", "status", "moves", "place", "deploy", "take-back", "skip", "draw",
-         "roll", "undo", "redo", "show", "export", "replay", "score", "check", "join", "send",
+         "roll", "undo", "redo", "show", "export", "import", "replay", "score", "check", "join", "send",
          "receive", "signatures", "claim-timeout", "serve", "watch", "autoplay", "play", "arena",
          "simulate", "tiles", "demo", "bench", "repair", "schema")
 
 
 def _joined() -> list:
     """The commands of the topic modules and ``play``, in ``ORDER``."""
-    found = {_name_of(info): info for part in (playing, showing, tools, remote, bots)
+    found = {_name_of(info): info for part in (playing, showing, interop, tools, remote, bots)
              for info in part.commands.registered_commands}
     found.update((_name_of(info), info) for info in app.registered_commands)
     return [found[name] for name in ORDER]

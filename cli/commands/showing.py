@@ -1,5 +1,6 @@
 """The commands that show a game without changing it: ``status``, ``moves``, ``show``,
-``export``, ``replay``, ``score``; and ``tiles``, a tile set."""
+``export`` (an HTML replay, a JCloisterZone save, a CarcassonneLab link), ``replay``,
+``score``; and ``tiles``, a tile set."""
 
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start (see ``meeple.cli.app``).
@@ -74,14 +75,34 @@ def show(
 @guarded
 def export(
     game: Game,
-    html: Annotated[str, typer.Option(help="Write a self-contained HTML replay of the game to "
-                                      "this file (-: stdout).", metavar="FILE")],
+    html: Annotated[str | None, typer.Option(help="Write a self-contained HTML replay of the "
+                                             "game to this file (-: stdout).",
+                                             metavar="FILE")] = None,
+    jcz: Annotated[str | None, typer.Option(help="Write a JCloisterZone save of a classic game "
+                                            "to this new file.", metavar="OUT.jcz")] = None,
+    carcassonnelab: Annotated[bool, typer.Option(help="Print the CarcassonneLab link of a "
+                                                 "2-player classic game.")] = False,
 ) -> None:
-    """The game as one HTML page that replays it offline: board, scores, battles, narrative."""
+    """The game as one HTML page that replays it offline, as a JCloisterZone save, or as a
+    CarcassonneLab link; a save or link is read back and checked to be the same game first."""
+    from meeple.cli.store import Failure
+
+    if sum((html is not None, jcz is not None, carcassonnelab)) != 1:
+        raise Failure("export takes one of --html FILE, --jcz OUT.jcz, --carcassonnelab", 2)
+    if html is None:
+        from meeple.cli.interop.exchange import export_jcz, export_link
+        from meeple.cli.output import say
+        from meeple.cli.session import open_game
+
+        loaded = open_game(game)
+        if jcz is not None:
+            export_jcz(loaded, jcz)
+        else:
+            say(export_link(loaded))
+        return
     from meeple.cli.pictures.viewer import Frames, PageTooLarge
     from meeple.cli.report import export_html
     from meeple.cli.session import open_game
-    from meeple.cli.store import Failure
 
     frames = Frames()  # made as the log is read and checked: one walk
     try:

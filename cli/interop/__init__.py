@@ -1,0 +1,3 @@
+"""Games from elsewhere: JCloisterZone saves (``jcz``) and CarcassonneLab links
+(``carcassonnelab``), read into and written from meeple's classic game (README, "Games from
+elsewhere")."""
