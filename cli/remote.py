@@ -20,8 +20,9 @@ import msgspec
 from meeple.cli.store import Failure
 from meeple.engine import Command, Game
 from meeple.engine.protocol import Chains, duty, waiting_for
+from meeple.engine.takeover import stand_in
 from meeple.events import log as logfile
-from meeple.events.model import Event, GameStarted, Remote, TimeoutRule
+from meeple.events.model import Event, GameStarted, Remote, Takeover
 
 #: the most a seat file may hold, in bytes
 _SEAT_FILE_LIMIT = 64 * 1024
@@ -150,7 +151,7 @@ class Player:
             seats = waiting(game)
             if game.over or not (writing or count or seats and seats[0] == self.seat):
                 return count
-            command = duty(game.state, self.chains)
+            command = duty(game.state, self.chains) or stand_in(game.state, self.seat)
             if command is None:
                 return count
             count += len(game.push(command))
@@ -246,12 +247,14 @@ def start(path: str, first: GameStarted, key: str) -> Game:
 
 
 def new_remote(keys: Sequence[str], host: int, tiles: int, time_per_move: int | None,
-               timeout: str, public: bool = False) -> Remote:
-    """The ``remote`` field of a new game: a random id, the seats' keys; ``public``: a relay
-    lists the game for anyone to watch."""
+               takeover: str | None = None, public: bool = False) -> Remote:
+    """The ``remote`` field of a new game: a random id, the seats' keys; ``takeover``: the bot
+    that plays a seat given up (RM-5), else a timeout claim ends the game (RM-4); ``public``:
+    a relay lists the game for anyone to watch."""
     return Remote(game=secrets.token_hex(16), keys=tuple(keys), host=host,
                   chain=tiles + 1, time_per_move=time_per_move,
-                  timeout=cast(TimeoutRule, timeout),
+                  timeout="bot" if takeover else "forfeit",
+                  takeover=cast(Takeover, takeover) if takeover else msgspec.UNSET,
                   public=True if public else msgspec.UNSET)
 
 
@@ -334,7 +337,8 @@ Witness = Callable[[str, str | None], tuple[float, float]]
 def claim_timeout(path: str, now: float, witness: Witness | None = None) -> Game:
     """RM-4: claim that the seat the game waits for let the time per move pass, counted from
     when this copy last changed (this seat's last move or receive); the claim ends the game
-    (README, "Playing remotely"). ``now`` is this machine's clock.
+    (RM-4), or where the set-up names a bot, gives the seat up to it (RM-5) (README, "Playing
+    remotely"). ``now`` is this machine's clock.
 
     :raises Failure: no time per move, this seat's own turn, or the time not yet passed.
     """
@@ -364,6 +368,8 @@ def claim_timeout(path: str, now: float, witness: Witness | None = None) -> Game
         raise Failure(f"{path}: {game.state.players[seats[0]]} has {_span(left)} left of "
                       f"{_span(remote.time_per_move)} (counted from {counted})", 1)
     game.push(claim(game.state, player.seat, int(now)))
+    if not game.over:  # RM-5: the seat is given up; what this seat owes now, the bot's moves
+        player.owe(game, writing=True)
     player.save(game)
     return game
 

@@ -365,7 +365,8 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
                names: list[str] | None = None, seed: str | None = None, team: bool = False,
                table: bool = False, unplaceable: str = "discard", undo: str = "turn",
                sealed: bool = False, bots: dict[str, str] | None = None,
-               remote: tuple[str, list[str], int | None, str, bool] | None = None) -> Outcome:
+               remote: tuple[str, list[str], int | None, str | None, bool] | None = None
+               ) -> Outcome:
     """Create the log of a new game (never over another) and write its opening: in digital
     mode the first draw. Without a seed a digital game gets a random one (256 bits when
     sealed; then the seed goes to ``PATH.seed`` and the log records only its SHA-256).
@@ -400,21 +401,22 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
 
 def _start_remote(path: str, colours: list[str], tileset: TileSetDef, *,
                   names: list[str] | None, team: bool, unplaceable: str, undo: str,
-                  remote: tuple[str, list[str], int | None, str, bool],
+                  remote: tuple[str, list[str], int | None, str | None, bool],
                   bots: dict[str, str] | None) -> Outcome:
     """A remote game: ``remote`` is the writer's private key, each seat's public key (in
-    seat order), the time per move, what a timeout decides and whether a relay lists the
+    seat order), the time per move, the bot that plays a seat given up (None: a timeout
+    claim ends the game) and whether a relay lists the
     game for anyone to watch; ``bots`` the seats a bot
     plays, each run by the player who holds that seat's key, and signed with it."""
     from meeple.cli import remote as seats
 
-    key, keys, time_per_move, timeout, public = remote
+    key, keys, time_per_move, takeover, public = remote
     signer = seats.load_signer(key)
     host = seats.seat_of_key_text(keys, signer.public.openssh)
     tiles = sum(t.count for t in tileset.tiles)
     first = new_game(colours, tileset, names=names, team=team, unplaceable=unplaceable,
                      undo=undo, bots=bots, remote=seats.new_remote(keys, host, tiles,
-                                                                   time_per_move, timeout,
+                                                                   time_per_move, takeover,
                                                                    public))
     game = seats.start(path, first, key)
     return Outcome(path, game.state, list(game.events), game.head)

@@ -234,8 +234,13 @@ def _apply(state: GameState, event: Event) -> None:
             assert joint is not None
             apply_revealed(joint, state.players.index(any_event.player), any_event)
         case TimeoutClaimed():
-            state.forfeit = any_event.against
-            state.phase = "forfeit"
+            joint = state.joint
+            assert joint is not None
+            if joint.remote.timeout == "bot":  # RM-5: the seat is given up, a bot plays on
+                joint.gone[state.players.index(any_event.against)] = True
+            else:
+                state.forfeit = any_event.against
+                state.phase = "forfeit"
         case GameEnded():
             _game_ended(state, any_event)
         case GameStarted() | Undone() | Redone():

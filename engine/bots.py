@@ -1,12 +1,12 @@
 """Bots that choose moves: ``random``, ``greedy`` (best immediate score gain) and ``mcts``
 (a search, ``meeple.engine.mcts``).
 
-``random`` and ``greedy`` take their choices from the game's seed (stream ``bot``, indexed
-by the next ``seq``), so a bot game replays identically; ``mcts`` samples what it cannot
-see and seeds its own randomness from the position. A bot is named by a spec: ``random``,
-``greedy``, ``mcts`` (1,000 iterations a move), ``mcts:N`` (N iterations), ``mcts:Xs``
-(X seconds of CPU a move, measured by a clock the caller passes). Pure: they only read
-the state.
+``random`` and ``greedy`` take their choices from the game's seed (a remote game's: its
+id; stream ``bot``, indexed by the next ``seq``), so a bot game replays identically;
+``mcts`` samples what it cannot see and seeds its own randomness from the position. A bot
+is named by a spec: ``random``, ``greedy``, ``mcts`` (1,000 iterations a move), ``mcts:N``
+(N iterations), ``mcts:Xs`` (X seconds of CPU a move, measured by a clock the caller
+passes). Pure: they only read the state.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ _STREAMS = {what: f"bot-{what}".encode()
 
 
 def _pick(state: GameState, what: str, n: int) -> int:
-    return chance.below_bytes(state.seed.encode(), _STREAMS[what], state.next_seq, n)
+    return chance.below_bytes(state.bot_seed.encode(), _STREAMS[what], state.next_seq, n)
 
 
 def _available(state: GameState) -> list[str]:

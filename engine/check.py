@@ -33,10 +33,11 @@ from meeple.engine.editions import edition_named
 from meeple.engine.entered import decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
-from meeple.engine.joint import RULE_SIGNED, writer
+from meeple.engine.joint import RULE_SIGNED, RULE_TAKEOVER, writer
 from meeple.engine.playing import walk, walk_on
 from meeple.engine.setup import seal
 from meeple.engine.state import GameState
+from meeple.engine.takeover import bot_move, played_by_bot
 from meeple.events.model import (
     Committed,
     DiceRolled,
@@ -311,4 +312,22 @@ def _check_input(state: GameState, event: Event) -> Finding | None:
     if not _same(decided[0], event):
         return Finding(event.seq, "the recorded move differs from what the rules record for it",
                        None, _text(decided[0], state), _text(event, state))
+    if state.joint is not None and isinstance(event, _BOT_MOVES) and played_by_bot(state):
+        return _check_bot_move(state, event)
     return None
+
+
+def _check_bot_move(state: GameState, event: Event) -> Finding | None:
+    """RM-5: the move of a seat given up is its bot's."""
+    joint = state.joint
+    assert joint is not None
+    bot = decide(state, bot_move(state))[0]
+    if _same(bot, event):
+        return None
+    return Finding(event.seq, f"{state.player}'s seat was given up: its moves are the "
+                   f"{joint.remote.takeover} bot's", RULE_TAKEOVER, _text(bot, state),
+                   _text(event, state))
+
+
+#: what a seat given up may do: its bot's move, never an undo or a redo
+_BOT_MOVES = (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack, Undone, Redone)

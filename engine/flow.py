@@ -10,11 +10,12 @@ are left to the players.
 
 from __future__ import annotations
 
+import msgspec
 from msgspec.structs import replace
 
 from meeple.engine import chance
 from meeple.engine.board import placeable
-from meeple.engine.joint import forfeit_end, joint_draw
+from meeple.engine.joint import forfeit_end, given_up, joint_draw
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
     complete,
@@ -241,9 +242,11 @@ def _final(state: GameState, seq: int) -> Event | None:
     if state.sealed and state.secret is None and state.search is None:
         return None  # a sealed game ends only when its seed's holder reveals the seed
     best = max(state.scores.values())
+    joint = state.joint
     return GameEnded(
         seq=seq,
         scores=tuple(SideScore(side=s, points=p) for s, p in state.scores.items()),
         winners=tuple(s for s, p in state.scores.items() if p == best),
         seed=state.secret if state.sealed else None,
+        given_up=given_up(joint, state.players) if joint is not None else msgspec.UNSET,
     )

@@ -32,6 +32,8 @@ import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
+import msgspec
+
 from meeple.engine import chance
 from meeple.engine.chance import below_bytes
 from meeple.engine.errors import IllegalMove, InvalidCommand
@@ -59,6 +61,8 @@ if TYPE_CHECKING:
 RULE = "RM-2"
 #: the rule id of signed lines: each line signed by the seat that writes it
 RULE_SIGNED = "RM-1"
+#: the rule id of a seat given up and played on by the bot the set-up names
+RULE_TAKEOVER = "RM-5"
 #: the lines the player to move writes (and signs)
 _MOVES = (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack, Undone, Redone)
 
@@ -130,9 +134,11 @@ def die(source: bytes, index: int) -> int:
 class Joint:
     """A remote game's chance as it stands: each seat's committed chains, the last element
     each seat revealed of each slot (``known[seat][slot] = (index, link)``, ``-1`` for the
-    commitment), how many events of each slot were used, and this turn's draws and dice."""
+    commitment), how many events of each slot were used, this turn's draws and dice, and the
+    seats given up (RM-5: played on by the set-up's bot, their chains no longer used)."""
 
-    __slots__ = ("remote", "seats", "slots", "committed", "known", "used", "draws", "dice")
+    __slots__ = ("remote", "seats", "slots", "committed", "known", "used", "draws", "dice",
+                 "gone")
 
     def __init__(self, remote: Remote) -> None:
         self.remote = remote
@@ -143,6 +149,7 @@ class Joint:
         self.used: list[int] = [0] * len(self.slots)
         self.draws = 0
         self.dice = 0
+        self.gone: list[bool] = [False] * self.seats
 
     def copy(self) -> Joint:
         copy = Joint.__new__(Joint)
@@ -151,26 +158,40 @@ class Joint:
         copy.known = [list(k) for k in self.known]
         copy.used = list(self.used)
         copy.draws, copy.dice = self.draws, self.dice
+        copy.gone = list(self.gone)
         return copy
 
     @property
     def all_committed(self) -> bool:
-        return all(self.committed)
+        return all(c or g for c, g in zip(self.committed, self.gone, strict=True))
 
     def revealed(self, seat: int, slot: int) -> bool:
         """Whether ``seat`` has revealed its element of the next event of ``slot``."""
         return self.committed[seat] and self.known[seat][slot][0] >= self.used[slot]
 
     def missing(self, slot: int) -> list[int]:
-        """The seats whose element of the next event of ``slot`` is not revealed yet."""
-        return [s for s in range(self.seats) if not self.revealed(s, slot)]
+        """The seats (not given up) whose element of the next event of ``slot`` is not
+        revealed yet."""
+        gone = self.gone
+        return [s for s in range(self.seats) if not gone[s] and not self.revealed(s, slot)]
 
     def source(self, slot: int) -> bytes | None:
-        """The material of the next event of ``slot``, once every seat has revealed it."""
+        """The material of the next event of ``slot``, once every seat (not given up) has
+        revealed it: from their elements only, once a seat is given up (RM-5)."""
         if self.missing(slot):
             return None
+        gone = self.gone
         return material(self.remote.game, self.slots[slot], self.used[slot],
-                        [self.known[s][slot][1] for s in range(self.seats)])
+                        [self.known[s][slot][1] for s in range(self.seats) if not gone[s]])
+
+    def deputy(self, seat: int) -> int:
+        """RM-5: who writes the moves of a seat given up (its bot's): the next seat after it
+        in seat order that is not given up."""
+        for step in range(1, self.seats + 1):
+            other = (seat + step) % self.seats
+            if not self.gone[other]:
+                return other
+        raise AssertionError("every seat is given up")
 
     def turn_ended(self, mover: int) -> None:
         """The mover's draw slot, and its dice slot if it rolled, move to their next event."""
@@ -195,6 +216,9 @@ def check_commit(joint: Joint, seat: int, colour: str, chains: Sequence[str]) ->
 
     :raises IllegalMove: out of turn or twice; ``InvalidCommand``: the wrong number of chains.
     """
+    if joint.gone[seat]:
+        raise IllegalMove(f"{colour}'s seat was given up: a bot plays it, and its chains are "
+                          "not used", rule=RULE_TAKEOVER)
     if joint.committed[seat]:
         raise IllegalMove(f"{colour} has already committed to its hash chains", rule=RULE)
     expected = next_to_commit(joint)
@@ -211,7 +235,8 @@ def next_to_commit(joint: Joint) -> int | None:
     host = joint.remote.host
     if not joint.committed[host]:
         return host
-    return next((s for s in range(joint.seats) if not joint.committed[s]), None)
+    return next((s for s in range(joint.seats) if not joint.committed[s] and not joint.gone[s]),
+                None)
 
 
 def check_reveal(joint: Joint, seat: int, colour: str, slot_name: str, index: int,
@@ -220,6 +245,9 @@ def check_reveal(joint: Joint, seat: int, colour: str, slot_name: str, index: in
 
     :raises IllegalMove: naming what may be revealed now.
     """
+    if joint.gone[seat]:
+        raise IllegalMove(f"{colour}'s seat was given up: a bot plays it, and its chains are "
+                          "not used", rule=RULE_TAKEOVER)
     if not joint.all_committed:
         raise IllegalMove("no element is revealed before every seat has committed (seat "
                           f"{next_to_commit(joint)} has not)", rule=RULE)
@@ -301,12 +329,21 @@ def writer(state: GameState, event: object, last: int) -> int:
         colour = event.player
         return state.players.index(colour) if colour in state.players else -1
     if isinstance(event, _MOVES):
-        return state.current
+        joint = state.joint
+        current = state.current
+        return joint.deputy(current) if joint is not None and joint.gone[current] else current
     return last
 
 
 #: the rule id of a remote game's clock: a timeout claim and what it decides
 RULE_TIME = "RM-4"
+
+
+def given_up(joint: Joint, players: Sequence[str]) -> tuple[Colour, ...] | msgspec.UnsetType:
+    """RM-5: the seats given up, for ``game_ended`` (unset where none was: the game is
+    rated)."""
+    gone = tuple(cast(Colour, players[s]) for s in range(joint.seats) if joint.gone[s])
+    return gone if gone else msgspec.UNSET
 
 
 def forfeit_end(state: GameState, seq: int) -> GameEnded:

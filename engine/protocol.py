@@ -83,7 +83,8 @@ def waiting_for(state: GameState, last: int) -> list[int]:
         return waiting_on(joint, state.current)
     if waiting == "dice":
         return waiting_on(joint, joint.seats + state.current)
-    return [state.current]
+    current = state.current
+    return [joint.deputy(current) if joint.gone[current] else current]
 
 
 def claim(state: GameState, seat: int, at: int) -> ClaimTimeout:

@@ -17,7 +17,7 @@ from meeple.engine.edition import Edition
 from meeple.engine.editions import edition_named
 from meeple.engine.errors import InvalidCommand
 from meeple.engine.history import Step
-from meeple.engine.joint import RULE, Joint
+from meeple.engine.joint import RULE, RULE_TAKEOVER, Joint
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileSet
 from meeple.events.memo import by_identity
@@ -208,6 +208,13 @@ def _check_remote(event: GameStarted) -> None:
     if event.options.undo == "any":
         raise InvalidCommand("a remote game takes back at most the current turn (undo turn or "
                              "none)", rule=RULE)
+    if (remote.timeout == "bot") != (remote.takeover is not msgspec.UNSET):
+        raise InvalidCommand("a seat given up is played by the bot the set-up names: timeout "
+                             "bot goes with takeover, and takeover with timeout bot",
+                             rule=RULE_TAKEOVER)
+    if remote.timeout == "bot" and remote.time_per_move is None:
+        raise InvalidCommand("a seat is given up when its time per move passes: timeout bot "
+                             "needs a time_per_move", rule=RULE_TAKEOVER)
     if remote.chain < sum(t.count for t in event.tileset.definition.tiles):
         raise InvalidCommand(f"hash chains of {remote.chain} links cannot cover a game of "
                              f"{sum(t.count for t in event.tileset.definition.tiles)} tiles",

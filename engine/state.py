@@ -248,6 +248,13 @@ class GameState:
         assert seed is not None, "a sealed game's chance needs its seed"
         return seed
 
+    @property
+    def bot_seed(self) -> str:
+        """What the seeded bots break ties with: the game's seed, or a remote game's id (a
+        seat given up is played by one, RM-5, and every copy replays its choices)."""
+        joint = self.joint
+        return joint.remote.game if joint is not None else self.seed
+
     def tiles_left(self) -> int:
         return self.left
 

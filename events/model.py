@@ -121,6 +121,8 @@ Hex32 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 #: the chance slots of a remote game: each seat's draws, then each seat's dice (in seat order)
 SlotName = Annotated[str, msgspec.Meta(max_length=12, pattern="^(draw|dice):[0-9]$")]
 TimeoutRule = Literal["forfeit", "bot"]
+#: the bots that may play a seat given up (RM-5): those anyone replays from the position
+Takeover = Literal["greedy", "random"]
 
 
 class Remote(_Data, frozen=True, forbid_unknown_fields=True):
@@ -135,6 +137,9 @@ class Remote(_Data, frozen=True, forbid_unknown_fields=True):
     chain: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
     time_per_move: Annotated[int, msgspec.Meta(ge=60, le=365 * 86400)] | None = None
     timeout: TimeoutRule = "forfeit"
+    #: with ``timeout`` ``bot``: the engine bot that plays a seat given up (RM-5); a bot that
+    #: anyone can replay from the position, so that every copy checks its moves
+    takeover: Takeover | msgspec.UnsetType = msgspec.UNSET
     #: a game a relay lists, for anyone to watch (unset: only those who know its id)
     public: bool | msgspec.UnsetType = msgspec.UNSET
 
@@ -299,6 +304,9 @@ class GameEnded(Event, tag="game_ended", kw_only=True, frozen=True):
     #: a remote game ended by a timeout claim: the seat that let its time pass (never
     #: written otherwise)
     forfeit: Colour | msgspec.UnsetType = msgspec.UNSET
+    #: a remote game some of whose seats were given up and played by a bot (RM-5): those
+    #: seats; such a game is unrated (never written otherwise)
+    given_up: tuple[Colour, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 class Committed(Event, tag="committed", kw_only=True, frozen=True):

@@ -13,6 +13,7 @@ import msgspec
 
 from meeple.engine import Command, Game, GameState, Move, PlaceMeeple, SkipMeeple
 from meeple.engine.protocol import Chains, duty, waiting_for
+from meeple.engine.takeover import stand_in
 from meeple.events.model import Event, Remote
 
 COLOURS = {"classic": ("red", "green", "blue", "yellow", "black"),
@@ -33,11 +34,14 @@ class Table:
 
     def __init__(self, edition: str, seats: int, seed: int, *, host: int = 0,
                  meeple_odds: float = 0.6, attacks: bool = False,
-                 time_per_move: int | None = None) -> None:
+                 time_per_move: int | None = None, takeover: str | None = None) -> None:
         self.rng = random.Random(seed)
         self.colours = COLOURS[edition][:seats]
         self.remote = msgspec.structs.replace(random_remote(seats, self.rng, host=host),
                                               time_per_move=time_per_move)
+        if takeover is not None:  # (RM-5: a seat given up is played on by this bot)
+            self.remote = msgspec.structs.replace(self.remote, timeout="bot",
+                                                  takeover=takeover)
         self.secrets = [self.rng.randbytes(32) for _ in range(seats)]
         self.chains = [Chains(self.remote, s, self.secrets[s]) for s in range(seats)]
         self.game = Game.new(list(self.colours), edition, remote=self.remote)
@@ -70,7 +74,7 @@ class Table:
             seat = waiting_for(self.state, self.signers[-1])[0]
             wrote = False
             while not self.game.over:
-                command = duty(self.state, self.chains[seat])
+                command = duty(self.state, self.chains[seat]) or stand_in(self.state, seat)
                 if command is None:
                     waiting = waiting_for(self.state, self.signers[-1])
                     if not waiting or waiting[0] != seat:

@@ -7,7 +7,7 @@ Each parses its options, calls ``meeple.cli.session`` and reports what was writt
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start (see ``meeple.cli.app``).
 import re
-from typing import Annotated
+from typing import Annotated, get_args
 
 import typer
 
@@ -97,6 +97,10 @@ def new(
     time_per_move: Annotated[str | None, typer.Option(
         help="Remote games: the time a player has for a move, e.g. 72h, 30m, 2d.",
         metavar="TIME")] = None,
+    takeover: Annotated[str | None, typer.Option(
+        help="Remote games with a time per move: a seat that lets its time pass is given up "
+        "and played on by this bot (greedy or random; the game is then unrated), instead of "
+        "losing the game.", metavar="BOT")] = None,
     public: Annotated[bool, typer.Option("--public", help="Remote games: a relay lists the "
                                          "game for anyone to watch (otherwise only those who "
                                          "know its id can).")] = False,
@@ -123,10 +127,17 @@ def new(
         if table or sealed or seed is not None:
             fail("--remote excludes --table, --sealed and --seed: every seat makes the chance "
                  "of a remote game", 2)
+        from meeple.events.model import Takeover
+
+        if takeover is not None and takeover not in get_args(Takeover):
+            fail(f"--takeover is a bot anyone replays from the position: "
+                 f"{' or '.join(get_args(Takeover))}, not {takeover!r}", 2)
+        if takeover is not None and time_per_move is None:
+            fail("--takeover needs --time-per-move: a seat is given up when its time passes", 2)
         remote_setup = (key, parse_seat_keys(seat_key or [], colours),
-                        parse_time(time_per_move), "forfeit", public)
-    elif seat_key or time_per_move is not None or public:
-        fail("--seat-key, --time-per-move and --public go with --remote", 2)
+                        parse_time(time_per_move), takeover, public)
+    elif seat_key or time_per_move is not None or public or takeover is not None:
+        fail("--seat-key, --time-per-move, --takeover and --public go with --remote", 2)
     done = start_game(
         game, colours, game_tileset(edition, tileset, expansions(expansion, fiesta)),
         names=comma_list(names) if names else None, seed=seed, team=team, table=table,

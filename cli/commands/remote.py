@@ -174,10 +174,22 @@ def claim_timeout(game: Game, relay: Relay = None, as_json: Json = False) -> Non
 
         ended = claim(game, time.time(), lambda game_id, head: relay_clock(relay, game_id, head))
         push(game, relay)
+    from meeple.events.model import TimeoutClaimed
+
     last = ended.events[-1]
+    remote = ended.remote
+    given_up = remote is not None and remote.timeout == "bot"
     if as_json:
-        emit_json({"forfeit": getattr(last, "forfeit", None), "winners": list(ended.winners),
+        emit_json({"forfeit": getattr(last, "forfeit", None), "given_up": given_up,
+                   "over": ended.over, "winners": list(ended.winners) if ended.over else [],
                    "scores": ended.scores, "head": ended.head})
+        return
+    if given_up:
+        against = next(e.against for e in reversed(ended.events)
+                       if isinstance(e, TimeoutClaimed))
+        say(f"{against} let their time pass: their seat is given up, and the "
+            f"{remote.takeover if remote else '?'} bot plays it from now on (RM-5; the game "
+            f"is unrated); send your lines (`meeple send {game}`)")
         return
     say(f"{getattr(last, 'forfeit', '?')} let their time pass: the game is over; winners: "
         f"{', '.join(ended.winners)}; send your lines (`meeple send {game}`)")

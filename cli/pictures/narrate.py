@@ -23,6 +23,7 @@ from meeple.events.model import (
     TileDrawn,
     TilePlaced,
     TileSetAside,
+    TimeoutClaimed,
     TurnEnded,
     Undone,
 )
@@ -120,7 +121,14 @@ def _sentence(event: Event, edition: Edition) -> str:
         scores = ", ".join(f"{s.side} {s.points}" for s in event.scores)
         label = "Winner" if len(event.winners) == 1 else "Winners, sharing the victory"
         reveal = f"; the sealed seed was {event.seed}" if event.seed else ""
+        if isinstance(event.forfeit, str):
+            reveal += f"; {event.forfeit} let their time pass and cannot win (RM-4)"
+        if isinstance(event.given_up, tuple):
+            reveal += (f"; unrated: {', '.join(event.given_up)} given up and played by a bot "
+                       "(RM-5)")
         return f"Game over: {scores}. {label}: {', '.join(event.winners)}{reveal}"
+    if isinstance(event, TimeoutClaimed):
+        return f"{event.player} claims that {event.against} let their time pass (RM-4)"
     if isinstance(event, Undone):
         return "Undone: the step(s) starting at seq " + ", ".join(map(str, event.steps))
     if isinstance(event, Redone):

@@ -295,4 +295,4 @@ def test_a_relay_lists_the_games_set_up_public_and_only_those(tmp_path, relay):
 
 def test_public_is_a_remote_games_option(tmp_path):
     done = main("new", tmp_path / "g.jsonl", "--players", "red,blue", "--public")
-    assert done.returncode == 2 and "--public go with --remote" in done.stderr
+    assert done.returncode == 2 and "and --public go with --remote" in done.stderr

@@ -220,3 +220,30 @@ def test_a_bot_seat_plays_on_its_owners_copy_and_signs_with_their_key(tmp_path):
                    and e.player == "black"]
     assert len(black_moves) == 3, "the bot played each of black's turns on Bob's copy"
     meeple(bob, "check", bob / "g.jsonl")
+
+
+def test_a_seat_given_up_is_played_on_by_the_bot_the_set_up_names(tmp_path):
+    """RM-5 by file: Alice claims; her copy plays Bob's seat by the greedy bot and goes on
+    to her own turn; Bob's copy takes it and checks every bot move; the game is unrated."""
+    alice, bob = two_players(tmp_path, "--time-per-move", "1h", "--takeover", "greedy")
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
+    meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
+    meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
+    meeple(alice, "receive", alice / "g.jsonl", tmp_path / "joined.txt")
+    move = Game.load(alice / "g.jsonl").legal_moves()[0]
+    meeple(alice, "place", alice / "g.jsonl", move.x, move.y, move.rotation, "--no-meeple")
+    hours_ago = (alice / "g.jsonl").stat().st_mtime - 2 * 3600
+    os.utime(alice / "g.jsonl", (hours_ago, hours_ago))
+    said = meeple(alice, "claim-timeout", alice / "g.jsonl").stdout
+    assert "black let their time pass" in said and "greedy bot plays it" in said
+    game = Game.load(alice / "g.jsonl")
+    assert not game.over and game.state.joint.gone == [False, True]
+    assert game.player == "red", "the bot's turn was played at once, Alice's own is next"
+    status = json.loads(meeple(alice, "status", alice / "g.jsonl", "--json").stdout)
+    assert status["remote"]["your_turn"]
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "claim.txt")
+    meeple(bob, "receive", bob / "g.jsonl", tmp_path / "claim.txt")
+    assert Game.load(bob / "g.jsonl").head == game.head
+    meeple(bob, "check", bob / "g.jsonl")
+    late = meeple(bob, "place", bob / "g.jsonl", "0", "1", "0", code=1)
+    assert "not your turn" in late.stderr
