@@ -61,10 +61,12 @@ class GameFolder(pytest.Directory):
             path = Path(entry.path)
             if self.ihook.pytest_ignore_collect(collection_path=path, config=self.config):
                 continue
+            # a name's control characters escaped in the node's id, which pytest prints
+            nodeid = f"{self.nodeid}/{escaped(entry.name)}" if self.nodeid else None
             if entry.name.endswith(".jsonl"):
-                yield GameFile.from_parent(self, path=path)
+                yield GameFile.from_parent(self, path=path, nodeid=nodeid)
             elif _is_folder(entry):
-                yield GameFolder.from_parent(self, path=path)
+                yield GameFolder.from_parent(self, path=path, nodeid=nodeid)
 
 
 def _is_folder(entry: os.DirEntry) -> bool:
@@ -79,7 +81,7 @@ class GameFile(pytest.File):
     and outcome as its first and last lines say."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        item = GameItem.from_parent(self, name=self.path.name.removesuffix(".jsonl"))
+        item = GameItem.from_parent(self, name=escaped(self.path.name.removesuffix(".jsonl")))
         for marker in markers_of(self.path):
             if not any(line.split(":")[0].strip() == marker
                        for line in self.config.getini("markers")):
@@ -100,11 +102,12 @@ class GameItem(pytest.Item):
         snapshot, confine = snapshot_path(Path(os.path.abspath(self.path)),
                                           game_roots(self.config), expected_root(self.config))
         shown = _shown(snapshot)
+        where = escaped(shown)
         expected, fault = None, None
         try:
-            expected = read_expected(str(snapshot))
+            expected = read_expected(shown)
         except Failure as exc:
-            fault = (f"{shown}: no snapshot (write it: pytest {UPDATE_FLAG})"
+            fault = (f"{where}: no snapshot (write it: pytest {UPDATE_FLAG})"
                      if not os.path.lexists(snapshot) else escaped(exc.message))
         report, code = check_file(_shown(self.path), expected, snapshot=update)
         if update and "snapshot" in report:
@@ -113,7 +116,7 @@ class GameItem(pytest.Item):
             return
         lines = report_lines(report) if code else []
         if report.get("differences"):
-            lines.append(f"{shown}: {report['differences']} difference(s) from the snapshot"
+            lines.append(f"{where}: {report['differences']} difference(s) from the snapshot"
                          f"{', the first 20 shown' if report['differences'] > 20 else ''}; "
                          f"if the change is meant, write it anew: pytest {UPDATE_FLAG}")
         if fault is not None:
@@ -125,8 +128,9 @@ class GameItem(pytest.Item):
         try:
             write_snapshot(snapshot, confine, snapshot_bytes(state))
         except NotWritten as exc:
-            raise GameFailure([f"{_shown(snapshot)}: snapshot not written: {exc}"]) from None
-        self.user_properties.append((WRITTEN, _shown(snapshot)))
+            raise GameFailure([f"{escaped(_shown(snapshot))}: snapshot not written: "
+                               f"{escaped(str(exc))}"]) from None
+        self.user_properties.append((WRITTEN, escaped(_shown(snapshot))))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: TracebackStyle | None = None) -> str | TerminalRepr:
