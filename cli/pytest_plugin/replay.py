@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 #: the recorded events a bot is asked to choose again: a player's own decisions
 DECISIONS = (TilePlaced, MeeplePlaced, MeepleSkipped, MeepleTakenBack)
+#: a new game's seed where the test names none
+DEFAULT_SEED = "0"
 #: the longest event shown whole in a difference
 _SHOWN = 400
 
@@ -41,7 +43,8 @@ def make_game(path: str | os.PathLike[str] | None = None, *,
               players: Sequence[str] | None = None, edition: str | None = None,
               seed: str | None = None, **options: Any) -> Game:
     """A recorded game loaded from ``path`` (every move checked: ``Game.load``), or a new one
-    of ``players`` (``Game.new``, with ``edition``, ``seed`` and its other ``options``).
+    of ``players`` (``Game.new``, with ``edition``, ``seed`` and its other ``options``); a
+    new digital game's seed is ``"0"`` unless given, so that a test plays the same each run.
 
     :raises TypeError: both a path and a new game's set-up, or neither.
     """
@@ -54,6 +57,8 @@ def make_game(path: str | os.PathLike[str] | None = None, *,
         return Game.load(path)
     if players is None:
         raise TypeError("meeple_game takes a path to load, or players to start a new game")
+    if seed is None and not options.get("table") and not options.get("sealed"):
+        seed = DEFAULT_SEED
     return Game.new(players, edition, seed=seed, **options)
 
 
