@@ -5,6 +5,8 @@ folders, JUnit XML and pytest-xdist."""
 
 import os
 import signal
+import subprocess
+import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -338,3 +340,20 @@ def test_two_workers_give_the_same_outcomes(project):
         "PASSED games/classic_random_2p_seed_0.jsonl::classic_random_2p_seed_0",
         "PASSED games/random_2p_seed_0.jsonl::random_2p_seed_0"]
     together.stdout.fnmatch_lines(["games/wrong_score_rechained.jsonl:23: rules: *"])
+
+
+def test_the_option_takes_several_folders_and_replaces_the_ini_setting(project):
+    (project.path / "more").mkdir()
+    (project.path / "more" / "g.jsonl").write_bytes(UNFINISHED.read_bytes())
+    assert set(outcomes(run_bounded(project, "--meeple-games", "more"))) == {"g"}
+    assert set(outcomes(run_bounded(project, "--meeple-games", "games,more"))) == {
+        "classic_random_2p_seed_0", "random_2p_seed_0", "g"}
+
+
+def test_the_plug_in_imports_nothing_of_meeple_at_start_up():
+    code = ("import sys, meeple.cli.pytest_plugin; "
+            "print(sorted(m for m in sys.modules if m.startswith('meeple')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == str(["meeple", "meeple.cli", "meeple.cli.pytest_plugin",
+                                       "meeple.cli.pytest_plugin.settings"])
