@@ -357,3 +357,14 @@ def test_the_plug_in_imports_nothing_of_meeple_at_start_up():
                           check=True)
     assert done.stdout.strip() == str(["meeple", "meeple.cli", "meeple.cli.pytest_plugin",
                                        "meeple.cli.pytest_plugin.settings"])
+
+
+def test_the_update_flag_writes_no_snapshot_for_a_broken_game(project):
+    game = add_game(project, BROKEN, snapshot=False)
+    result = run_bounded(project, "--meeple-update")
+    assert outcomes(result)["wrong_score_rechained"] == "failed"
+    result.stdout.fnmatch_lines([
+        "games/wrong_score_rechained.jsonl:23: rules: *",
+        "games/wrong_score_rechained.expected.json: no snapshot written: the game fails its "
+        "check"])
+    assert not game.with_name("wrong_score_rechained.expected.json").exists()

@@ -108,7 +108,7 @@ class SnapshotsWritten:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.config.getoption("meeple_update"):
             terminalreporter.write_line(f"meeple: {len(self.written)} snapshot(s) written")
-            for path in self.written:
+            for path in sorted(self.written):
                 terminalreporter.write_line(f"  {path}")
 
 

@@ -114,6 +114,8 @@ class GameItem(pytest.Item):
             if code or expected is None:
                 self._write(snapshot, confine, report["snapshot"])
             return
+        if update:  # (with the flag, only a game that fails its check comes here)
+            fault = f"{where}: no snapshot written: the game fails its check"
         lines = report_lines(report) if code else []
         if report.get("differences"):
             lines.append(f"{where}: {report['differences']} difference(s) from the snapshot"
