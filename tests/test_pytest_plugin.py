@@ -368,3 +368,13 @@ def test_the_update_flag_writes_no_snapshot_for_a_broken_game(project):
         "games/wrong_score_rechained.expected.json: no snapshot written: the game fails its "
         "check"])
     assert not game.with_name("wrong_score_rechained.expected.json").exists()
+
+
+def test_a_folder_of_games_that_does_not_exist_is_a_usage_error(project):
+    result = run_bounded(project, "--meeple-games", "nowhere")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--meeple-games: no such folder of games: */nowhere"])
+    (project.path / "games").rename(project.path / "moved")
+    result = run_bounded(project)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*the ini setting meeple_games: no such folder of games: */games"])

@@ -57,6 +57,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[ROOTS] = roots
     if not roots:
         return
+    for root in roots:
+        if not os.path.lexists(root):
+            from meeple.events.text import escaped
+
+            source = "--meeple-games" if given else "the ini setting meeple_games"
+            raise pytest.UsageError(f"{source}: no such folder of games: {escaped(str(root))}")
     for name, words in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {words}")
     config.pluginmanager.register(SnapshotsWritten(config), "meeple-snapshots-written")
