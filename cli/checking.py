@@ -100,9 +100,10 @@ def count_lines(path: str) -> int:
 
 
 def check_file(path: str, expected: object | None = None, head: str | None = None,
-               ) -> tuple[dict, int]:
+               snapshot: bool = False) -> tuple[dict, int]:
     """The report of one log and its exit code; with ``head`` (lower-case hex digits), also
-    where that head hash lies in the log (see ``head_report``)."""
+    where that head hash lies in the log (see ``head_report``); with ``snapshot``, a valid
+    game's state as ``show --json`` writes it, in ``report["snapshot"]``."""
     report: dict = {"file": path, "ok": False, "head": None, "lines": 0, "errors": []}
     try:
         log = logfile.read(path, every_signature=True)
@@ -117,7 +118,7 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
     report["lines"] = len(log.events)
     if (missing := missing_edition(log.events)) is not None:  # nothing to check it against
         return report | {"errors": [{"line": 1, "seq": 0, "kind": "edition", "message": missing}]}, 3
-    code = _verify(report, log, expected)
+    code = _verify(report, log, expected, snapshot)
     if head is not None:
         found = head_report(log.hashes, head)
         report.update(found)
@@ -143,10 +144,12 @@ def refuse_unless_valid(log: logfile.GameLog) -> None:
                   f"{where}{error['kind']}: {error['message']}{rule}", 1, rule=error.get("rule"))
 
 
-def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
-    """Re-verify the game's rules (and compare its end with ``expected``) into ``report``;
-    returns the exit code. A sealed game's seed file beside the log is used, as every other
-    command uses it: one reading of the game wherever it is checked."""
+def _verify(report: dict, log: logfile.GameLog, expected: object | None,
+            snapshot: bool = False) -> int:
+    """Re-verify the game's rules (and compare its end with ``expected``) into ``report``
+    (with ``snapshot``, the state as ``show --json`` writes it); returns the exit code. A
+    sealed game's seed file beside the log is used, as every other command uses it: one
+    reading of the game wherever it is checked."""
     from meeple.cli.store import Failure, read_secret
 
     try:
@@ -170,10 +173,13 @@ def _verify(report: dict, log: logfile.GameLog, expected: object | None) -> int:
     report["over"] = state.phase == "over"
     report["pending"] = verdict.pending
     report["chance"] = verdict.chance
-    if expected is not None:
+    if expected is not None or snapshot:
         from meeple.engine import export
 
-        found, count = diff(expected, msgspec.json.decode(msgspec.json.encode(export(state))))
+        exported = msgspec.json.decode(msgspec.json.encode(export(state)))
+        if snapshot:
+            report["snapshot"] = exported
+        found, count = diff(expected, exported) if expected is not None else ([], 0)
         if found:
             report["errors"] += [{"line": None, "seq": None, "kind": "expect", "field": where,
                                   "message": f"{where}: expected {want}, found {got}"}
@@ -367,33 +373,43 @@ def _games_given(paths: list[str]) -> str:
 
 
 def _say_report(report: dict) -> None:
+    for line in report_lines(report):
+        say(line)
+
+
+def report_lines(report: dict) -> list[str]:
+    """One report as ``check`` prints it, line by line: a valid game's one line, or each
+    fault located (``FILE:LINE: KIND: MESSAGE (RULE)``) with what a recomputed event differs
+    in, indented; every control character escaped."""
     path = escaped(report["file"])  # a newline in a file name cannot forge a line
     if report["ok"]:
         state = "over" if report.get("over") else "in progress"
         pending = " (consequences pending)" if report.get("pending") else ""
         chance = CHANCE_WORDS.get(report.get("chance", ""), "")
-        say(f"{path}: ok · {report['lines']} lines · game {state}{pending}{chance} · head "
-            f"{logfile.short(report['head'])}")
-        return
+        return [f"{path}: ok · {report['lines']} lines · game {state}{pending}{chance} · head "
+                f"{logfile.short(report['head'])}"]
+    lines = []
     for error in report["errors"]:
         where = f"{path}:{error['line']}" if error.get("line") else path
         rule = f" ({error['rule']})" if error.get("rule") else ""
         field = f" [field {error['field']}]" if error.get("field") and error["kind"] != "expect" \
             else ""
         # (a message may repeat a file name: escaped whole, it stays on this line)
-        say(f"{where}: {error['kind']}: {escaped(error['message'])}{rule}{field}")
-        _say_recomputed(error)
+        lines.append(f"{where}: {error['kind']}: {escaped(error['message'])}{rule}{field}")
+        lines += [escaped(line) for line in _recomputed(error)]
+    return lines
 
 
-def _say_recomputed(error: dict) -> None:
+def _recomputed(error: dict) -> list[str]:
     """What a recomputed event differs in, field by field; both whole events only when they
     are not of the same type."""
     if error.get("differences"):
-        for difference in error["differences"]:
-            say(f"    {difference['field']}: recorded {short_json(difference['recorded'])}, "
-                f"the rules give {short_json(difference['rules'])}")
-        return
+        return [f"    {difference['field']}: recorded {short_json(difference['recorded'])}, "
+                f"the rules give {short_json(difference['rules'])}"
+                for difference in error["differences"]]
+    lines = []
     if error.get("expected"):
-        say(f"    expected: {error['expected']}")
+        lines.append(f"    expected: {error['expected']}")
     if error.get("found"):
-        say(f"    found:    {error['found']}")
+        lines.append(f"    found:    {error['found']}")
+    return lines
