@@ -20,7 +20,6 @@ import msgspec
 from meeple.cli.store import Failure
 from meeple.engine import Command, Game
 from meeple.engine.protocol import Chains, duty, waiting_for
-from meeple.engine.takeover import stand_in
 from meeple.events import log as logfile
 from meeple.events.model import Event, GameStarted, Remote, Takeover
 
@@ -146,6 +145,8 @@ class Player:
         """Write every commitment and reveal this seat owes now, if the game waits for this
         seat's line or the seat is ``writing`` its message already (a seat writes only then,
         so that two copies never fork); returns how many events."""
+        from meeple.engine.takeover import stand_in  # (RM-5; loads the bots)
+
         count = 0
         while True:
             seats = waiting(game)

@@ -37,7 +37,6 @@ from meeple.engine.joint import RULE_SIGNED, RULE_TAKEOVER, writer
 from meeple.engine.playing import walk, walk_on
 from meeple.engine.setup import seal
 from meeple.engine.state import GameState
-from meeple.engine.takeover import bot_move, played_by_bot
 from meeple.events.model import (
     Committed,
     DiceRolled,
@@ -312,13 +311,16 @@ def _check_input(state: GameState, event: Event) -> Finding | None:
     if not _same(decided[0], event):
         return Finding(event.seq, "the recorded move differs from what the rules record for it",
                        None, _text(decided[0], state), _text(event, state))
-    if state.joint is not None and isinstance(event, _BOT_MOVES) and played_by_bot(state):
+    joint = state.joint
+    if joint is not None and joint.gone[state.current] and isinstance(event, _BOT_MOVES):
         return _check_bot_move(state, event)
     return None
 
 
 def _check_bot_move(state: GameState, event: Event) -> Finding | None:
     """RM-5: the move of a seat given up is its bot's."""
+    from meeple.engine.takeover import bot_move  # (the bots load only when a game needs one)
+
     joint = state.joint
     assert joint is not None
     bot = decide(state, bot_move(state))[0]
