@@ -96,6 +96,7 @@ def test_the_plug_in_collects_nothing_unless_asked(pytester):
     result.assert_outcomes(passed=2)
 
 
+@pytest.mark.slow
 def test_the_ini_setting_adds_nothing_to_what_the_command_line_names(project):
     project.makepyfile(test_other="def test_other():\n    assert 1 + 1 == 2\n")
     run_bounded(project).assert_outcomes(passed=3)
@@ -116,6 +117,7 @@ def test_a_changed_score_fails_its_game_alone_with_the_difference(project):
     assert "Traceback" not in result.stdout.str()
 
 
+@pytest.mark.slow
 def test_at_most_twenty_differences_are_shown_and_all_are_counted(project):
     snapshot = project.path / "games" / "random_2p_seed_0.expected.json"
     text = snapshot.read_text()
@@ -160,6 +162,7 @@ def test_the_update_flag_rewrites_a_changed_snapshot_and_leaves_the_others(proje
     assert (games / "classic_random_2p_seed_0.expected.json").stat().st_mtime_ns == untouched
 
 
+@pytest.mark.slow
 def test_the_update_flag_never_writes_through_a_link(project, tmp_path_factory):
     outside = tmp_path_factory.mktemp("outside") / "theirs.json"
     outside.write_text("{}")
@@ -173,6 +176,7 @@ def test_the_update_flag_never_writes_through_a_link(project, tmp_path_factory):
     assert outside.read_text() == "{}" and snapshot.is_symlink()
 
 
+@pytest.mark.slow
 def test_the_update_flag_never_writes_into_a_folder_linked_out_of_the_snapshots(
         project, tmp_path_factory):
     outside = tmp_path_factory.mktemp("outside")
@@ -187,6 +191,7 @@ def test_the_update_flag_never_writes_into_a_folder_linked_out_of_the_snapshots(
     assert list(outside.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_snapshots_kept_in_a_folder_of_their_own(project):
     kept = project.path / "snapshots"
     result = run_bounded(project, "--meeple-expected", "snapshots")
@@ -203,6 +208,7 @@ def test_dash_k_selects_games_by_file_name(project):
     assert outcomes(result) == {"classic_random_2p_seed_0": "passed"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("expression", "selected"), [
     ("classic", {"classic_random_2p_seed_0"}),
     ("star_wars", {"random_2p_seed_0", "route_loop_of_four_curves_is_complete"}),
@@ -227,6 +233,7 @@ def test_a_broken_game_fails_with_checks_located_reason(project):
     assert "Traceback" not in result.stdout.str()
 
 
+@pytest.mark.slow
 def test_a_file_name_s_control_characters_are_escaped(project):
     add_game(project, BROKEN, name="a\x1b[2Jb.jsonl", snapshot=False)
     result = run_bounded(project)
@@ -259,6 +266,7 @@ HOSTILE_REASONS = {
 }
 
 
+@pytest.mark.slow
 def test_hostile_logs_fail_their_own_items_in_bounded_time(project):
     library = {"over": STAR_WARS}
     for kind in HOSTILE_LOGS:
@@ -290,6 +298,7 @@ def test_an_unreadable_game_fails_its_item(project):
     assert outcomes(result) == {"classic_random_2p_seed_0": "passed", "random_2p_seed_0": "failed"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "reason"), [
     ("fifo", "is a FIFO (named pipe), not a regular file"),
     ("link_to_dev_zero", "is a character device, not a regular file"),
@@ -342,6 +351,7 @@ def test_two_workers_give_the_same_outcomes(project):
     together.stdout.fnmatch_lines(["games/wrong_score_rechained.jsonl:23: rules: *"])
 
 
+@pytest.mark.slow
 def test_the_option_takes_several_folders_and_replaces_the_ini_setting(project):
     (project.path / "more").mkdir()
     (project.path / "more" / "g.jsonl").write_bytes(UNFINISHED.read_bytes())
@@ -359,6 +369,7 @@ def test_the_plug_in_imports_nothing_of_meeple_at_start_up():
                                        "meeple.cli.pytest_plugin.settings"])
 
 
+@pytest.mark.slow
 def test_the_update_flag_writes_no_snapshot_for_a_broken_game(project):
     game = add_game(project, BROKEN, snapshot=False)
     result = run_bounded(project, "--meeple-update")
@@ -370,6 +381,7 @@ def test_the_update_flag_writes_no_snapshot_for_a_broken_game(project):
     assert not game.with_name("wrong_score_rechained.expected.json").exists()
 
 
+@pytest.mark.slow
 def test_a_folder_of_games_that_does_not_exist_is_a_usage_error(project):
     result = run_bounded(project, "--meeple-games", "nowhere")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

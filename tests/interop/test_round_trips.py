@@ -35,7 +35,8 @@ def _saved(game: Game, path: Path) -> list[str]:
     return path.read_text().splitlines()
 
 
-@pytest.mark.parametrize("name", BASE)
+@pytest.mark.parametrize("name", [pytest.param(name, marks=[pytest.mark.slow] if at > 1 else [])
+                                  for at, name in enumerate(BASE)])
 def test_a_recorded_game_goes_to_jcloisterzone_and_back(name, tmp_path):
     original = Game.load(FIXTURES / f"{name}.jsonl")
     run("export", FIXTURES / f"{name}.jsonl", "--jcz", tmp_path / "out.jcz")
