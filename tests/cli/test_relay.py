@@ -296,3 +296,30 @@ def test_a_relay_lists_the_games_set_up_public_and_only_those(tmp_path, relay):
 def test_public_is_a_remote_games_option(tmp_path):
     done = main("new", tmp_path / "g.jsonl", "--players", "red,blue", "--public")
     assert done.returncode == 2 and "and --public go with --remote" in done.stderr
+
+
+def test_a_seat_given_up_through_the_relay_is_played_on_by_its_bot(tmp_path, relay):
+    """RM-5 witnessed: the relay times the claim by its receipts, stores the bot's moves
+    that the claimer's copy wrote as its deputy, and the seat given up can write nothing."""
+    alice, bob = set_up(tmp_path, relay, "classic", ["red", "green"], "--time-per-move", "1m",
+                        "--takeover", "greedy")
+    alice.meeple("receive", alice.game, "--relay", relay.url)
+    move = Game.load(alice.game).legal_moves()[0]
+    alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
+    alice.meeple("send", alice.game, "--relay", relay.url)
+    game_id = Game.load(alice.game).remote.game
+    receipts = relay.data / f"{game_id}.receipts"
+    kept = [json.loads(line) for line in receipts.read_text().splitlines()]
+    kept[-1]["at"] -= 120  # (the relay stored Alice's move two minutes ago)
+    receipts.write_text("".join(json.dumps(r) + "\n" for r in kept))
+    said = json.loads(alice.meeple("claim-timeout", alice.game, "--relay", relay.url,
+                                   "--json").stdout)
+    assert said["given_up"] and not said["over"]
+    stored = Game.load(relay.data / f"{game_id}.jsonl")
+    assert stored.head == Game.load(alice.game).head and stored.player == "red"
+    assert stored.state.joint.gone == [False, True]
+    bob.meeple("receive", bob.game, "--relay", relay.url)
+    assert Game.load(bob.game).head == stored.head
+    late = bob.meeple("place", bob.game, "0", "1", "0", code=1)
+    assert "not your turn" in late.stderr
+    alice.meeple("check", relay.data / f"{game_id}.jsonl")
