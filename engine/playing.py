@@ -38,7 +38,11 @@ def walk(events: Iterable[Event], secret: str | None = None, *,
         raise ValueError("a game starts with game_started")
     state = start(first, secret)
     yield first, state
-    yield from walk_on(state, iterator, judge=judge)
+    for event in iterator:  # (``walk_on``, inline: a generator that delegates costs a step)
+        if judge is not None:
+            judge(state, event)
+        state = evolve(state, event)
+        yield event, state
 
 
 def walk_on(state: GameState, events: Iterable[Event], *,
