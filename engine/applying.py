@@ -237,7 +237,7 @@ def _apply(state: GameState, event: Event) -> None:
             joint = state.joint
             assert joint is not None
             if joint.remote.timeout == "bot":  # RM-5: the seat is given up, a bot plays on
-                joint.gone[state.players.index(any_event.against)] = True
+                joint.give_up(state.players.index(any_event.against))
             else:
                 state.forfeit = any_event.against
                 state.phase = "forfeit"

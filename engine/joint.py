@@ -97,13 +97,17 @@ def element(links: Sequence[str], index: int) -> str:
     return links[len(links) - 2 - index]
 
 
-def follows(game: str, key: str, slot: str, revealed: str, known: str) -> bool:
-    """Whether ``revealed`` hashes to ``known`` (the element before it, or the commitment)."""
+def follows(game: str, key: str, slot: str, revealed: str, known: str, steps: int = 1) -> bool:
+    """Whether ``revealed`` hashes to ``known`` (the element before it, or the commitment) in
+    ``steps`` links (more than one where events of the slot were skipped, RM-5)."""
     try:
         link = bytes.fromhex(revealed)
     except ValueError:
         return False
-    return _h(b"link", game.encode(), key.encode(), slot.encode(), link).hex() == known
+    bound = (game.encode(), key.encode(), slot.encode())
+    for _ in range(steps):
+        link = _h(b"link", *bound, link)
+    return link.hex() == known
 
 
 def material(game: str, slot: str, index: int, elements: Sequence[str]) -> bytes:
@@ -183,6 +187,15 @@ class Joint:
         gone = self.gone
         return material(self.remote.game, self.slots[slot], self.used[slot],
                         [self.known[s][slot][1] for s in range(self.seats) if not gone[s]])
+
+    def give_up(self, seat: int) -> None:
+        """RM-5: ``seat`` is given up. Every slot moves on to its next event, whose elements
+        no seat has revealed yet: an event some seats could already compute without the seat
+        given up (their own elements, and those revealed) is never used, so that nobody
+        chooses between two outcomes by claiming or waiting."""
+        self.gone[seat] = True
+        self.used = [used + 1 for used in self.used]
+        self.draws = self.dice = 0
 
     def deputy(self, seat: int) -> int:
         """RM-5: who writes the moves of a seat given up (its bot's): the next seat after it
@@ -277,7 +290,7 @@ def check_reveal(joint: Joint, seat: int, colour: str, slot_name: str, index: in
                           "turn waits for its dice: nobody may know the dice before the attack "
                           "is sent", rule=RULE)
     key = joint.remote.keys[seat]
-    if not follows(joint.remote.game, key, slot_name, revealed, link):
+    if not follows(joint.remote.game, key, slot_name, revealed, link, index - last):
         raise IllegalMove(f"the element {colour} reveals does not hash to the one before it in "
                           f"their {slot_name} chain (or to their commitment)", rule=RULE)
 

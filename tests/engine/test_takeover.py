@@ -110,3 +110,24 @@ def test_the_narration_says_the_game_is_unrated():
     assert "let their time pass (RM-4)" in claim_line
     end = narrate(table.events[-1], table.state.edition)
     assert f"unrated: {table.colours[gone]} given up and played by a bot (RM-5)" in end
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_outcome_known_at_the_claim_is_used_after_it(seed):
+    """A seat that could compute an event without the seat given up (its own element and
+    those revealed) would choose, by claiming or waiting, between two outcomes: after the
+    claim every slot's next event has no element revealed yet."""
+    table = Table("classic", 3, seed=seed, time_per_move=3600, takeover="greedy")
+    for _ in table.lines():
+        if table.game.turn > 3 + seed:
+            break
+    joint = table.state.joint
+    assert joint is not None
+    known_before = any(joint.revealed(s, slot) for s in range(3) for slot in range(6))
+    waited = waiting_for(table.state, table.signers[-1])[0]
+    claimer = (waited + 1) % 3
+    table.game.push(claim(table.state, claimer, 1))
+    joint = table.state.joint
+    assert known_before, "the position had elements revealed ahead (mover opens)"
+    assert not any(joint.revealed(s, slot) for s in range(3) for slot in range(6)
+                   if not joint.gone[s])
