@@ -312,7 +312,7 @@ def parse_time(text: str | None) -> int | None:
 
 def remote_view(game: Game) -> dict:
     """What ``status`` says of a remote game: this copy's seat, whose line the game waits
-    for, and whether this seat must send its lines."""
+    for, whether this seat must send its lines, and the seats given up (RM-5)."""
     remote = game.remote
     assert remote is not None and game.path is not None
     seat = read_seat(game.path, remote).seat
@@ -327,6 +327,9 @@ def remote_view(game: Game) -> dict:
         "your_turn": bool(seats) and seats[0] == seat,
         "must_send": bool(signers) and signers[-1] == seat and (not seats or seats[0] != seat),
         "time_per_move": remote.time_per_move,
+        "takeover": remote.takeover if isinstance(remote.takeover, str) else None,
+        "given_up": [players[s] for s in range(len(players))
+                     if game.state.joint is not None and game.state.joint.gone[s]],
     }
 
 

@@ -136,6 +136,11 @@ def print_status(path: str, state: GameState, head: str | None, as_json: bool,
         say(f"  remote   game {remote['game'][:12]}; you are {remote['colour']}; waiting for "
             f"{waiting}" + ("; your turn" if remote["your_turn"] else "")
             + ("; send your lines (`meeple send`)" if remote["must_send"] else ""))
+        if remote.get("given_up"):
+            mine = remote["colour"] in remote["given_up"]
+            say(f"  given up {', '.join(remote['given_up'])}: played by the "
+                f"{remote.get('takeover')} bot (RM-5; the game is unrated)"
+                + ("; your seat too: your copy can only receive" if mine else ""))
     undo = view["undo"]
     say(f"  undo     {undo['steps']} step(s) ({undo['policy']}), redo {undo['redo']}")
     say(f"  head     {view['head_short']}  ({view['head']})")

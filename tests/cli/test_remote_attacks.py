@@ -247,3 +247,7 @@ def test_a_seat_given_up_is_played_on_by_the_bot_the_set_up_names(tmp_path):
     meeple(bob, "check", bob / "g.jsonl")
     late = meeple(bob, "place", bob / "g.jsonl", "0", "1", "0", code=1)
     assert "not your turn" in late.stderr
+    said = meeple(bob, "status", bob / "g.jsonl").stdout
+    assert "given up black: played by the greedy bot" in said and "your seat too" in said
+    view = json.loads(meeple(bob, "status", bob / "g.jsonl", "--json").stdout)["remote"]
+    assert view["given_up"] == ["black"] and view["takeover"] == "greedy"
