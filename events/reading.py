@@ -22,7 +22,7 @@ from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
 from meeple.events.locking import lock, open_regular
 from meeple.events.model import DECODER, SCHEMA_VERSION, Event, GameStarted, Remote, decode
 from meeple.events.signed import Seats, split
-from meeple.events.text import setup_control
+from meeple.events.text import escaped, setup_control
 from meeple.events.tileset import limits_fault
 from meeple.events.upcast import decode_old, readable
 
@@ -55,6 +55,33 @@ def decode_line(path: str, lineno: int, raw: bytes, *, last: bool,
                 "torn", path, f"torn write: the last line is incomplete ({exc})", line=lineno
             ) from None
         raise LogError("corrupt", path, f"not a JSON event: {exc}", line=lineno) from None
+
+
+#: how every game log starts (its first line, as meeple writes it)
+_GAME_START = b'{"type":"game_started"'
+
+
+def _not_a_game(path: str, first: bytes) -> LogError | None:
+    """For a first line that does not decode: the error that says the file is not a game log
+    at all (text, or JSON of another kind), or ``None`` where it starts as a game does (then
+    its own fault, a torn write say, is the one to tell)."""
+    if first.startswith(_GAME_START) or b'"game_started"' in first:
+        return None
+    try:
+        value = msgspec.json.decode(first[:MAX_LINE_BYTES])
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        what = "is not JSON"
+    else:
+        kind = value.get("type") if isinstance(value, dict) else None
+        if kind == "game_started":
+            return None
+        what = (f"is a JSON {type(value).__name__}" if not isinstance(value, dict) else
+                "is a JSON object with no type" if kind is None else
+                f"is a {escaped(str(kind))[:40]!s} event" if isinstance(kind, str) else
+                "is a JSON object whose type is not text")
+    return LogError("corrupt", path, f"not a meeple game log: its first line {what} (a game "
+                    "log is JSON lines, the first a game_started event; `meeple new` starts "
+                    "one)", line=1)
 
 
 def _check_length(path: str, lineno: int, size: int) -> None:
@@ -130,8 +157,11 @@ are not checked again); otherwise the last line
             body, signature = split(data[start:end])
             version = log.schema = _schema_of(path, body)
             if count == 1 and torn_tail:
-                raise _torn(path, data[start:end], lineno)
-            first = decode_line(path, lineno, body, last=count == 1, version=version)
+                raise _not_a_game(path, body) or _torn(path, data[start:end], lineno)
+            try:
+                first = decode_line(path, lineno, body, last=count == 1, version=version)
+            except LogError as exc:
+                raise _not_a_game(path, body) or exc from None
             _check_link(path, lineno, first, None)
             _check_text(path, first)
             seats = _seats_of(path, first, signature)

@@ -232,7 +232,8 @@ def test_a_failed_check_ends_with_one_error_line(tmp_path):
     error = json.loads(result.stderr)
     assert error["error"].startswith(
         "check failed: 1 of 2 games: 0 invalid, 1 unreadable or corrupt; the "
-        f"first: {folder}/b.jsonl:1: torn: ")
+        f"first: {folder}/b.jsonl:1: corrupt: not a meeple game log: its first line is not "
+        "JSON")
     assert (error["kind"], error["code"]) == ("check_failed", 3)
     assert run("check", GAME).stderr == ""
 

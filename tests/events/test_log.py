@@ -2,6 +2,7 @@
 
 import multiprocessing
 import os
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,8 @@ from meeple.events import log as logfile
 from meeple.events.model import TileDrawn, TurnEnded
 
 from helpers import bundled
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
 
 
 def _game(path, turns=4):
@@ -233,3 +236,26 @@ def test_repair_refuses_anything_but_a_torn_line(tmp_path):
         logfile.repair(path)
     assert exc.value.kind == "tampered" and path.read_bytes() == before
     assert not list(tmp_path.glob("*.bak"))
+
+
+@pytest.mark.parametrize(("data", "what"), [
+    (b"hello world\n", "is not JSON"),
+    (b"hello world", "is not JSON"),
+    (b'{"a": 1}\n', "is a JSON object with no type"),
+    (b"[1, 2]\n", "is a JSON list"),
+    (b'{"type": "tile_placed", "seq": 0}\n', "is a tile_placed event"),
+    (b'{"type": "\\u001b[31m"}\n', "is a \\x1b[31m event"),
+])
+def test_a_file_that_is_no_game_log_is_told_so(data, what):
+    """Not a torn write, not the decoder's words: the file is not a game log."""
+    with pytest.raises(logfile.LogError) as error:
+        logfile.parse("x.txt", data)
+    assert error.value.kind == "corrupt" and error.value.line == 1
+    assert f"not a meeple game log: its first line {what} (" in str(error.value)
+
+
+def test_a_torn_or_damaged_game_start_is_still_told_as_such():
+    first = open(FIXTURES / "classic_random_2p_seed_0.jsonl", "rb").readline()
+    with pytest.raises(logfile.LogError) as error:
+        logfile.parse("g.jsonl", first[:60])
+    assert error.value.kind == "torn"
