@@ -44,8 +44,9 @@ def highlights(events: Sequence[Event], state: GameState) -> list[tuple[str, lis
     return sorted(found.items(), key=lambda moment: moment[1][0].seq)
 
 
-def run_demo(path: str, players: list[str], seed: str) -> int:
-    """Play, show and check the demo game at ``path``; the check's exit code."""
+def run_demo(path: str, players: list[str], seed: str, kept: bool = True) -> int:
+    """Play, show and check the demo game at ``path`` (``kept``: left there after); the
+    check's exit code."""
     from meeple.cli.checking import run_check
     from meeple.cli.report import print_board, print_score
     from meeple.cli.session import start_game
@@ -54,8 +55,10 @@ def run_demo(path: str, players: list[str], seed: str) -> int:
     start_game(path, players, game_tileset(None, None, []), seed=seed,
                bots={colour: DEMO_BOT for colour in players})
     game = load(path)
+    where = f"into {path}" if kept else ("not kept (`meeple demo --out demo.jsonl` keeps it in "
+                                         "that file)")
     say(f"Played a {len(players)}-player demo game between search bots ({DEMO_BOT}, seed "
-        f"{seed}) into {path}\n")
+        f"{seed}), {where}\n")
     moments = highlights(game.events, game.state)
     if moments:
         say("Moments worth replaying (log line: what happened):")

@@ -97,8 +97,16 @@ def demo(
 
     if out == "":
         fail("--out '': give a file name to keep the game in (or leave --out out)", 2)
-    with tempfile.TemporaryDirectory(prefix="meeple-demo-") as folder:
-        code = run_demo(out or os.path.join(folder, "demo.jsonl"), parse_colours(players), seed)
+    if out is not None:
+        code = run_demo(out, parse_colours(players), seed)
+    else:  # (played in a folder removed at the end, named as the file it would be kept in)
+        here = os.getcwd()
+        with tempfile.TemporaryDirectory(prefix="meeple-demo-") as folder:
+            os.chdir(folder)
+            try:
+                code = run_demo("demo.jsonl", parse_colours(players), seed, kept=False)
+            finally:
+                os.chdir(here)
     say(next_steps(out))
     raise typer.Exit(code)
 

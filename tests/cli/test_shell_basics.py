@@ -302,7 +302,10 @@ def test_demo_and_simulate_take_colours_in_any_case(tmp_path):
         "--jobs", "1")
     assert run_json("status", tmp_path / "s" / "game-1-0.jsonl")["scores"].keys() == \
         {"red", "black"}
-    assert "Played a 2-player demo game" in run("demo", "--players", "RED,Black").stdout
+    said = run("demo", "--players", "RED,Black").stdout
+    assert "Played a 2-player demo game" in said
+    # (a game not kept is not named by a path that is gone once the demo ends)
+    assert "not kept (`meeple demo --out demo.jsonl`" in said and "meeple-demo-" not in said
     assert "--out ''" in fail("demo", "--out", "", code=2)
 
 
