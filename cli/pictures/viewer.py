@@ -293,4 +293,4 @@ def page_parts(log: Game, *, note: str | None, made: Frames | None = None) -> li
 def document_title(log: Game) -> str:
     first = log.events[0]
     assert isinstance(first, GameStarted)
-    return f"meeple replay: {', '.join(p.colour for p in first.players)} ({len(log.events)} events)"
+    return f"meeple replay: {', '.join(p.colour for p in first.players)} ({len(log.events)} lines)"

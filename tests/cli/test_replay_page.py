@@ -39,6 +39,11 @@ def test_the_html_replay_is_self_contained(tmp_path):
     assert not re.search(r"<(link|img|iframe)\b|\bsrc=|@import|url\(\s*['\"]?(https?:|//)", html)
     assert set(re.findall(r"https?://[^\s\"'<>]+", html)) <= {"http://www.w3.org/2000/svg"}
     assert embedded(html)["head"] == load(str(FOUR_PLAYERS)).head
+    # (counted as the log counts: lines, 1 to N; the head after each line beside the log's)
+    lines = len(load(str(FOUR_PLAYERS)).events)
+    assert f"({lines} lines)</h1>" in html and "events)" not in html
+    assert "line ${step + 1} of ${D.events.length}" in html
+    assert "head after this line" in html and "head of the whole log" in html
 
 
 def test_replay_frames_match_the_engine_at_every_step():
