@@ -7,6 +7,8 @@ the state export that ``check --expect`` compares is the engine's
 
 from __future__ import annotations
 
+from typing import assert_never
+
 import msgspec
 
 from meeple.engine import (
@@ -19,6 +21,15 @@ from meeple.engine import (
     legal_moves,
     reserves,
     undoable,
+)
+from meeple.engine.stage import (
+    Deploying,
+    Drawing,
+    Over,
+    Placing,
+    Resolving,
+    Rolling,
+    stage_of,
 )
 from meeple.events.log import short
 
@@ -48,14 +59,15 @@ def status(state: GameState, head: str | None) -> dict:
         "undo": {"policy": state.setup.options.undo, "steps": _undoable_now(state, waiting),
                  "redo": len(state.history.redo)},
     }
-    if waiting == "dice" and state.battle is not None:
-        battle = state.battle
-        view["battle"] = {
-            "realm": msgspec.to_builtins(battle.spot),
-            "dice": {s: battle.dice[s] for s in battle.active},
-        }
-    if waiting == "over":
-        view["winners"] = list(state.winners or ())
+    match stage_of(state):
+        case Rolling(realm=realm, dice=dice):
+            view["battle"] = {"realm": msgspec.to_builtins(realm), "dice": dice}
+        case Over(winners=winners):
+            view["winners"] = list(winners)
+        case Drawing() | Placing() | Deploying() | Resolving():
+            pass
+        case unknown:
+            assert_never(unknown)
     return view
 
 

@@ -38,6 +38,7 @@ from meeple.engine.notation import parse
 from meeple.engine.playing import play, settle
 from meeple.engine.setup import new_game, start
 from meeple.engine.snapshot import export
+from meeple.engine.stage import Stage, stage_of
 from meeple.engine.state import GameState, Waiting
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Remote, Spot
 from meeple.events.tileset import TileSetDef, bundled, with_expansion
@@ -239,6 +240,13 @@ class Game:
         (table mode), ``over``; None while the rules have consequences to write
         (``resolve`` writes them)."""
         return awaiting(self._state)
+
+    @property
+    def stage(self) -> Stage:
+        """Where the game stands, with what belongs to it (``meeple.engine.stage``): match on
+        ``Placing(tile=...)``, ``Deploying(cell=...)``, ``Rolling(dice=...)``, ``Over(winners=...)``
+        and the rest."""
+        return stage_of(self._state)
 
     @property
     def over(self) -> bool:

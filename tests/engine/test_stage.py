@@ -1,0 +1,42 @@
+"""``Game.stage``: where a game stands as one tagged value, carrying what belongs to it."""
+
+from __future__ import annotations
+
+import msgspec
+
+from meeple.engine import Game
+from meeple.engine.stage import Deploying, Drawing, Over, Placing, Resolving, Rolling, stage_of
+from meeple.events import log as logfile
+
+from helpers import RECORDED
+
+
+def test_each_stage_carries_what_the_state_holds_at_every_line_of_recorded_games():
+    from meeple.engine.playing import walk
+
+    seen: set[str] = set()
+    for path in RECORDED:
+        for _, state in walk(logfile.read(path).events):
+            stage = stage_of(state)
+            seen.add(type(stage).__name__)
+            match stage:
+                case Placing(player=player, tile=tile):
+                    assert (player, tile) == (state.player, state.drawn)
+                case Deploying(tile=tile, cell=cell):
+                    assert cell == state.placed_at and tile == state.board[cell].tile.id
+                case Rolling(dice=dice):
+                    assert state.battle is not None and dice == {
+                        side: state.battle.dice[side] for side in state.battle.active}
+                case Over(scores=scores, winners=winners):
+                    assert scores == state.scores and winners == tuple(state.winners or ())
+                case Drawing() | Resolving():
+                    pass
+    assert {"Placing", "Deploying", "Resolving", "Over", "Drawing", "Rolling"} <= seen
+
+
+def test_a_stage_is_tagged_data():
+    game = Game.new(["red", "blue"], "classic", seed="stage")
+    stage = game.stage
+    assert isinstance(stage, Placing) and stage.tile == game.drawn
+    encoded = msgspec.json.decode(msgspec.json.encode(stage))
+    assert encoded == {"type": "place", "player": "red", "tile": game.drawn}
