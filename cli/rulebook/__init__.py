@@ -78,8 +78,8 @@ def find(rule_id: str) -> list[Rule]:
 
 
 def closest(rule_id: str, count: int = 3) -> list[str]:
-    """The ids most like ``rule_id``: first those of the rule it would fall under
-    (``SW-4.9``: SW-4, SW-4.1 ...), else those spelled most alike."""
+    """The ids most like ``rule_id``: first those of the section it would fall under (the
+    section and its first rules), else those spelled most alike."""
     wanted = rule_id.upper()
     ids = list(by_id())
     parent = wanted.rsplit(".", 1)[0] if "." in wanted else None
