@@ -7,7 +7,7 @@ Engine modules are imported inside the commands, so a command loads only
 what it uses.
 
 The commands live in modules by topic (``meeple.cli.commands.playing``, ``.showing``,
-``.tools``, ``meeple.cli.bots.commands``); this module joins them into one app in the
+``.tools``, ``.rules``, ``meeple.cli.bots.commands``); this module joins them into one app in the
 order ``meeple --help`` lists them, and runs a command line. ``play`` is here: each line
 typed at its prompt is run as a command line of this app.
 """
@@ -24,7 +24,7 @@ from typing import Annotated
 import typer
 
 from meeple.cli.bots import commands as bots
-from meeple.cli.commands import interop, keys, playing, remote, showing, tools
+from meeple.cli.commands import interop, keys, playing, remote, rules, showing, tools
 from meeple.cli.guard import guarded
 from meeple.cli.output import fail, note, say, wants_json
 from meeple.cli.params import BOT_HELP, Game, MoveTime
@@ -94,12 +94,12 @@ def play(
 ORDER = ("continue", "new", "status", "moves", "place", "deploy", "take-back", "skip", "draw",
          "roll", "undo", "redo", "show", "export", "import", "replay", "score", "check", "join", "send",
          "receive", "signatures", "claim-timeout", "serve", "watch", "autoplay", "play", "arena",
-         "simulate", "tiles", "demo", "bench", "repair", "schema")
+         "simulate", "tiles", "rules", "demo", "bench", "repair", "schema")
 
 
 def _joined() -> list:
     """The commands of the topic modules and ``play``, in ``ORDER``."""
-    found = {_name_of(info): info for part in (playing, showing, interop, tools, remote, bots)
+    found = {_name_of(info): info for part in (playing, showing, interop, tools, remote, rules, bots)
              for info in part.commands.registered_commands}
     found.update((_name_of(info), info) for info in app.registered_commands)
     return [found[name] for name in ORDER]

@@ -13,6 +13,7 @@ either appended whole or not at all, so the log is never left half written.
 from __future__ import annotations
 
 import gc
+import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -23,11 +24,20 @@ from meeple.cli.output import note, say
 
 #: the verbs a line may start with, as typed
 VERBS = ("place", "deploy", "skip", "take-back", "draw", "roll", "undo", "redo", "moves",
-         "show", "status", "score", "continue", "help", "quit", "exit")
+         "show", "status", "score", "continue", "rules", "help", "quit", "exit")
+#: the verbs that only show something: after them no bot plays and the board is not redrawn
+SHOWING = ("moves", "show", "status", "score", "rules")
+#: a short word typed for a verb
+SHORT = {"p": "place"}
 HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell b, "
-        "rotation 2) · deploy TARGET [--large] · skip · take-back X Y TARGET · draw TILE · "
-        "roll COLOUR=N,N ... · undo [--steps N] · redo · moves · show · status · score · quit "
-        "(Tab completes; Up and Down recall)")
+        "rotation 2; b2 alone or p b2 for short) · deploy TARGET [--large] · skip · "
+        "take-back X Y TARGET · draw TILE · roll COLOUR=N,N ... · undo [--steps N] · redo · "
+        "moves · show · status · score · rules [ID|WORD] · quit (Tab completes; Up and Down "
+        "recall)")
+#: a placement label typed alone (``b2``): letters then a rotation number
+_LABEL = re.compile(r"[a-z]{1,3}[0-9]+", re.IGNORECASE)
+#: a command of the shell named in a message: `meeple VERB ARGS`
+_SHELL_COMMAND = re.compile(r"`meeple ([a-z-]+)([^`]*)`")
 
 
 #: runs one command line in this process and gives its exit code, its messages already shown
@@ -78,7 +88,21 @@ def _show(path: str, run: Run) -> None:
     hand = in_hand(state)
     if hand:
         say(hand)
-    say(next_line(state))
+    say(in_play_words(path, next_line(state)))
+
+
+def in_play_words(path: str, message: str) -> str:
+    """An error line as ``play`` says it: a shell command it names that is also typed at
+    the prompt (`meeple moves`, `meeple deploy GAME TARGET`) becomes what to type there
+    (`moves`, `deploy TARGET`)."""
+
+    def typed(match: re.Match[str]) -> str:
+        verb, rest = match.group(1), match.group(2).split()
+        if verb not in VERBS:
+            return match.group()
+        return "`" + " ".join([verb, *(word for word in rest if word not in ("GAME", path))]) + "`"
+
+    return _SHELL_COMMAND.sub(typed, message)
 
 
 def _argv(path: str, line: str) -> list[str] | None:
@@ -87,6 +111,11 @@ def _argv(path: str, line: str) -> list[str] | None:
     if not words:
         return None
     verb, rest = words[0].lower(), words[1:]
+    if _LABEL.fullmatch(verb):
+        verb, rest = "place", words
+    verb = SHORT.get(verb, verb)
+    if verb == "rules":
+        return ["rules", *rest]
     if verb == "place" and rest:
         # place X Y R TARGET [--large] or place LABEL TARGET [--large]
         spot = 3 if rest[0].lstrip("-").isdigit() else 1
@@ -122,6 +151,10 @@ class _Completer(Completer):
             return sorted({t for m in moves for t in m.targets})
         if verb == "draw":
             return sorted(t for t, n in state.remaining.items() if n)
+        if verb == "rules":
+            from meeple.cli import rulebook
+
+            return list(rulebook.by_id())
         if verb == "roll" and state.battle is not None:
             return [f"{side}=" for side in state.battle.active]
         return []
@@ -171,6 +204,10 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
     # Ctrl-C ends the session wherever it comes: at the prompt, in a command, while a bot
     # plays or the board is drawn
     run = _interruptible(run)
+    from meeple.cli import output
+
+    shell_words = output.error_words
+    output.error_words = lambda message: in_play_words(path, message)
     try:
         _bots_move(path, bots, move_time, run)
         if relay is not None:
@@ -205,12 +242,12 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
                 continue
             if verb not in VERBS:
                 shown = verb if len(verb) <= 40 else verb[:40] + "…"
-                note(f"meeple: error: unknown command {shown!r}; {HELP}")
+                note(f"meeple: error: unknown command {shown!r} (`help` lists the commands)")
                 failed += 1
                 continue
             code = run(argv)
             failed += code != 0
-            if code == 0 and verb not in ("moves", "show", "status", "score"):
+            if code == 0 and verb not in SHOWING:
                 _bots_move(path, bots, move_time, run)
                 if relay is not None:
                     run(["send", path, "--relay", relay])
@@ -218,6 +255,8 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
                 _show(path, run)
     except KeyboardInterrupt:
         say("(interrupted: the log keeps every move made)")
+    finally:
+        output.error_words = shell_words
     return 1 if failed and not terminal else 0
 
 

@@ -109,7 +109,26 @@ def tell_error(message: str, code: int, *, kind: str | None = None, rule: str | 
                     "rule": rule, "legal": None if legal is None else _cut(escaped(legal))}
         typer.echo(json_safe(msgspec.json.encode(document).decode()), err=True)
     else:
+        text += _see_rule(text, rule)
+        if error_words is not None:
+            text = error_words(text)
         typer.echo(f"meeple: error: {text}", err=True)
+
+
+#: rewrites a text error line before it is said, or None (``play`` names its own commands)
+error_words: Callable[[str], str] | None = None
+
+
+def _see_rule(text: str, rule: str | None) -> str:
+    """Where to read the rule an error cites (``rule``, else the last rule id in ``text``)
+    when meeple ships its text: `` — see `meeple rules ID` ``; else nothing."""
+    if "meeple rules" in text:
+        return ""
+    from meeple.cli import rulebook
+
+    cited = [rule] if rule else rulebook.RULE_ID.findall(text)
+    known = [found for found in cited if rulebook.known(found)]
+    return f" — see `meeple rules {known[-1]}`" if known else ""
 
 
 def _cut(text: str) -> str:

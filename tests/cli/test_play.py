@@ -50,7 +50,7 @@ def test_a_usage_error_typed_to_play_is_one_line(tmp_path):
     assert done.returncode == 1
     said = [line for line in done.stderr.splitlines() if line.strip()]
     assert said == ["meeple: error: Invalid value for '--steps': 'x' is not a valid int. "
-                    "(see `meeple undo --help`)"], done.stderr
+                    "(see `undo --help`)"], done.stderr  # what to type in play
 
 
 @pytest.mark.slow  # processes reading from a pipe that never ends
