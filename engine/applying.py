@@ -236,7 +236,9 @@ def _apply(state: GameState, event: Event) -> None:
         case TimeoutClaimed():
             joint = state.joint
             assert joint is not None
-            if joint.remote.timeout == "bot":  # RM-5: the seat is given up, a bot plays on
+            if joint.remote.timeout == "bot" and joint.gone.count(False) > 2:
+                # RM-5: the seat is given up, a bot plays on (while two seats or more are
+                # left to make chance together; one alone would foresee every draw)
                 joint.give_up(state.players.index(any_event.against))
             else:
                 state.forfeit = any_event.against

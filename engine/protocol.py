@@ -14,6 +14,7 @@ from meeple.engine.commands import ClaimTimeout, Commit, Reveal
 from meeple.engine.errors import IllegalMove
 from meeple.engine.flow import awaiting
 from meeple.engine.joint import (
+    RULE_TAKEOVER,
     RULE_TIME,
     Joint,
     chain_links,
@@ -117,3 +118,6 @@ def check_claim(state: GameState, seat: int, against: str) -> None:
     if state.players[seat] == against:
         raise IllegalMove(f"{against} cannot claim a timeout against their own seat",
                           rule=RULE_TIME)
+    if joint.gone[seat]:
+        raise IllegalMove(f"{state.players[seat]}'s seat was given up: it writes nothing more",
+                          rule=RULE_TAKEOVER)

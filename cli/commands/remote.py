@@ -178,7 +178,7 @@ def claim_timeout(game: Game, relay: Relay = None, as_json: Json = False) -> Non
 
     last = ended.events[-1]
     remote = ended.remote
-    given_up = remote is not None and remote.timeout == "bot"
+    given_up = remote is not None and remote.timeout == "bot" and not ended.over
     if as_json:
         emit_json({"forfeit": getattr(last, "forfeit", None), "given_up": given_up,
                    "over": ended.over, "winners": list(ended.winners) if ended.over else [],

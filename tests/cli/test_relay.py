@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from meeple.engine import Game
+from meeple.events.model import TilePlaced, TimeoutClaimed
 
 from helpers import main
 from relay_helpers import MEEPLE, Player, Relay, play_turns, set_up
@@ -299,27 +300,47 @@ def test_public_is_a_remote_games_option(tmp_path):
 
 
 def test_a_seat_given_up_through_the_relay_is_played_on_by_its_bot(tmp_path, relay):
-    """RM-5 witnessed: the relay times the claim by its receipts, stores the bot's moves
-    that the claimer's copy wrote as its deputy, and the seat given up can write nothing."""
-    alice, bob = set_up(tmp_path, relay, "classic", ["red", "green"], "--time-per-move", "1m",
-                        "--takeover", "greedy")
-    alice.meeple("receive", alice.game, "--relay", relay.url)
+    """RM-5 witnessed, three seats: the relay times the claim by its receipts; the seat given
+    up writes nothing more; its deputy's copy writes the bot's moves as it receives, and the
+    relay stores them; every copy agrees and checks."""
+    alice, bob, carol = set_up(tmp_path, relay, "classic", ["red", "green", "blue"],
+                               "--time-per-move", "1m", "--takeover", "greedy")
+    def rounds(*players: Player) -> None:  # each takes the relay's lines, writes what it owes
+        for player in players:
+            player.meeple("receive", player.game, "--relay", relay.url)
+            player.meeple("send", player.game, "--relay", relay.url, code=None)
+
+    for _ in range(3):
+        if Game.load(alice.game).phase == "place":
+            break
+        rounds(bob, carol, alice)
     move = Game.load(alice.game).legal_moves()[0]
     alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
     alice.meeple("send", alice.game, "--relay", relay.url)
+    rounds(carol)  # (blue reveals its part of green's draw: the draw waits for green alone)
     game_id = Game.load(alice.game).remote.game
     receipts = relay.data / f"{game_id}.receipts"
     kept = [json.loads(line) for line in receipts.read_text().splitlines()]
-    kept[-1]["at"] -= 120  # (the relay stored Alice's move two minutes ago)
+    for receipt in kept:
+        receipt["at"] -= 120  # (green has let two minutes pass, by the relay's receipts)
     receipts.write_text("".join(json.dumps(r) + "\n" for r in kept))
+    alice.meeple("receive", alice.game, "--relay", relay.url)
+    assert json.loads(alice.meeple("status", alice.game, "--json").stdout)["remote"][
+        "waiting_for"][:1] == ["green"]
     said = json.loads(alice.meeple("claim-timeout", alice.game, "--relay", relay.url,
                                    "--json").stdout)
     assert said["given_up"] and not said["over"]
-    stored = Game.load(relay.data / f"{game_id}.jsonl")
-    assert stored.head == Game.load(alice.game).head and stored.player == "red"
-    assert stored.state.joint.gone == [False, True]
+    stored = relay.data / f"{game_id}.jsonl"
+    assert Game.load(stored).state.joint.gone == [False, True, False]
+    for _ in range(3):  # (blue is green's deputy: its copy writes the bot's moves)
+        rounds(carol, alice)
+    game = Game.load(stored)
+    claimed = next(e.seq for e in game.events if isinstance(e, TimeoutClaimed))
+    assert any(isinstance(e, TilePlaced) and e.player == "green"
+               for e in game.events[claimed:]), "the bot played green's turn"
+    assert game.signers is not None and 1 not in game.signers[claimed:]
     bob.meeple("receive", bob.game, "--relay", relay.url)
-    assert Game.load(bob.game).head == stored.head
+    assert Game.load(bob.game).head == game.head
     late = bob.meeple("place", bob.game, "0", "1", "0", code=1)
     assert "not your turn" in late.stderr
-    alice.meeple("check", relay.data / f"{game_id}.jsonl")
+    alice.meeple("check", stored)

@@ -36,7 +36,7 @@ def given_up(seats: int = 3, turns: int = 4, takeover: str = "greedy", seed: int
     return table, waited, written[0].seq
 
 
-@pytest.mark.parametrize("seats,takeover", [(2, "greedy"), (3, "greedy"), (3, "random")])
+@pytest.mark.parametrize("seats,takeover", [(3, "greedy"), (3, "random"), (4, "greedy")])
 def test_a_seat_given_up_is_played_by_its_bot_to_the_end_and_the_game_is_unrated(
         seats, takeover):
     table, gone, at = given_up(seats, takeover=takeover)
@@ -83,6 +83,31 @@ def test_a_seat_given_up_writes_nothing_more():
     with pytest.raises(IllegalMove) as refused:
         table.game.push(table.chains[gone].reveal(joint, table.colours[gone], slot))
     assert refused.value.rule == RULE_TAKEOVER
+    waited = waiting_for(table.state, table.signers[-1])[0]
+    with pytest.raises(IllegalMove) as refused:  # (not even a timeout claim)
+        table.game.push(claim(table.state, gone, 1_900_000_000))
+    assert refused.value.rule == RULE_TAKEOVER and waited != gone
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_a_claim_that_would_leave_one_seat_ends_the_game_instead(seats):
+    """One seat left would make every draw from its own chains alone, foreseeing them all:
+    a claim that would leave one seat ends the game as RM-4 does."""
+    table = Table("classic", seats, seed=9, time_per_move=3600, takeover="greedy")
+    for _ in table.lines():
+        if table.game.turn > 3:
+            break
+    for _ in range(seats - 1):
+        waited = waiting_for(table.state, table.signers[-1])[0]
+        claimer = next(s for s in range(seats) if s != waited
+                       and not table.state.joint.gone[s])
+        table.push(claimer, claim(table.state, claimer, 1_800_000_000))
+        for _ in table.lines():  # (a few turns more, before the next claim)
+            if table.game.turn > 6:
+                break
+    end = table.events[-1]
+    assert table.game.over and isinstance(end, GameEnded)
+    assert isinstance(end.forfeit, str) and end.forfeit not in end.winners
 
 
 def test_takeover_goes_with_a_bot_timeout_and_a_clock():
