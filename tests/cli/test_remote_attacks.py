@@ -44,13 +44,19 @@ def two_players(root: Path, *options: str) -> tuple[Path, Path]:
     return alice, bob
 
 
+def joined(root: Path, *options: str) -> tuple[Path, Path]:
+    """``two_players`` once Bob has taken his seat from Alice's set-up and sent it back."""
+    alice, bob = two_players(root, *options)
+    meeple(alice, "send", alice / "g.jsonl", "--out", root / "setup.txt")
+    meeple(bob, "join", bob / "g.jsonl", root / "setup.txt", "--key", bob / "key")
+    meeple(bob, "send", bob / "g.jsonl", "--out", root / "joined.txt")
+    return alice, bob
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> dict[str, Path]:
     """Alice (red, who set up) and Bob (black), two moves into a classic game: Bob to move."""
-    alice, bob = two_players(tmp_path)
-    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
-    meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
-    meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
+    alice, bob = joined(tmp_path)
     meeple(alice, "receive", alice / "g.jsonl", tmp_path / "joined.txt")
     move = Game.load(alice / "g.jsonl").legal_moves()[0]
     meeple(alice, "place", alice / "g.jsonl", move.x, move.y, move.rotation, "--no-meeple")
@@ -173,10 +179,7 @@ def test_not_your_turn_and_a_key_too_open(table):
 
 
 def test_a_timeout_claim_ends_the_game_once_the_time_has_passed(tmp_path):
-    alice, bob = two_players(tmp_path, "--time-per-move", "1h")
-    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
-    meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
-    meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
+    alice, bob = joined(tmp_path, "--time-per-move", "1h")
     own = meeple(bob, "claim-timeout", bob / "g.jsonl", code=1)
     assert "your own line" in own.stderr or "has" in own.stderr
     meeple(alice, "receive", alice / "g.jsonl", tmp_path / "joined.txt")
@@ -226,10 +229,7 @@ def test_a_takeover_claim_that_would_leave_one_seat_ends_the_game(tmp_path):
     """RM-5 by file, two seats: the seat left would foresee every draw alone, so the claim
     ends the game as RM-4 does, though the set-up names a bot (the relay's test plays a seat
     given up in a game of three)."""
-    alice, bob = two_players(tmp_path, "--time-per-move", "1h", "--takeover", "greedy")
-    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
-    meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
-    meeple(bob, "send", bob / "g.jsonl", "--out", tmp_path / "joined.txt")
+    alice, bob = joined(tmp_path, "--time-per-move", "1h", "--takeover", "greedy")
     meeple(alice, "receive", alice / "g.jsonl", tmp_path / "joined.txt")
     move = Game.load(alice / "g.jsonl").legal_moves()[0]
     meeple(alice, "place", alice / "g.jsonl", move.x, move.y, move.rotation, "--no-meeple")
