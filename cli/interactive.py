@@ -85,10 +85,19 @@ def _show(path: str, run: Run) -> None:
 
     run(["show", path])
     state = _state(path)
+    if state.phase == "over":  # (the final table, with each score's formula)
+        run(["score", path])
     hand = in_hand(state)
     if hand:
         say(hand)
+    say(score_line(state))
     say(in_play_words(path, next_line(state)))
+
+
+def score_line(state) -> str:
+    """The scores and the tiles left, on one line: what a player keeps in view."""
+    scores = " · ".join(f"{side} {points}" for side, points in state.scores.items())
+    return f"Score: {scores} · tiles left {state.tiles_left()}"
 
 
 def in_play_words(path: str, message: str) -> str:
