@@ -30,7 +30,7 @@ from meeple.engine import (
 from meeple.engine.check import Visit
 from meeple.events import log as logfile
 from meeple.events.model import MAX_NAME, DiceRolled, Event, TileDrawn, TileSetAside
-from meeple.events.text import control_char, escaped
+from meeple.events.text import escaped
 from meeple.events.tileset import TileSetDef
 
 
@@ -262,16 +262,13 @@ def check_bot(spec: str, code: int = 2) -> None:
     from meeple.engine import BOT_SYNTAX, RulesError, bot_named
 
     if spec.startswith("cmd:"):
-        path = spec[4:]
-        if not path or not os.path.isfile(path):
-            raise Failure(f"--bot {escaped(spec)}: no program file {escaped(path)!r}; "
-                          "cmd:PATH runs a bot program (see the README)", 2)
-        runnable = os.R_OK if path.endswith(".py") else os.X_OK
-        if not os.access(path, runnable):
-            raise Failure(f"--bot {escaped(spec)}: the file cannot be "
-                          + ("read" if runnable == os.R_OK else "run (it is not executable)"), 2)
-        if control_char(path) is not None:
-            raise Failure(f"--bot {escaped(spec)}: the path holds a control character", 2)
+        from meeple.cli.program_spec import ProgramError, program_of
+
+        try:
+            program_of(spec)
+        except ProgramError as exc:
+            raise Failure(f"--bot {escaped(spec)}: {exc}; cmd:PATH runs a bot program (see "
+                          "the README)", 2) from None
         return
     try:
         bot_named(spec, time.process_time)
@@ -293,7 +290,11 @@ def check_move_time(seconds: float) -> None:
 def bot_label(spec: str) -> str:
     """How a bot is named as a player: its spec, a program by its file name; at most
     ``MAX_NAME`` characters."""
-    label = f"cmd:{os.path.basename(spec[4:])}" if spec.startswith("cmd:") else spec
+    if spec.startswith("cmd:"):
+        from meeple.cli.program_spec import split_spec
+
+        return f"cmd:{os.path.basename(split_spec(spec)[0])}"[:MAX_NAME]
+    label = spec
     return label[:MAX_NAME]
 
 
