@@ -298,9 +298,11 @@ def bot_label(spec: str) -> str:
     return label[:MAX_NAME]
 
 
-def make_bot(spec: str, move_time: float | None = None):
+def make_bot(spec: str, move_time: float | None = None,
+             on_info: Callable[[str], None] | None = None):
     """A bot to play with, as a context that stops it afterwards: an engine bot, or an
-    ``ExternalBot`` for ``cmd:PATH`` (``move_time``: its seconds a move)."""
+    ``ExternalBot`` for ``cmd:PATH`` (``move_time``: its seconds a move; ``on_info``: given
+    each ``info`` line it sends)."""
     import contextlib
     import time
 
@@ -309,7 +311,7 @@ def make_bot(spec: str, move_time: float | None = None):
     if spec.startswith("cmd:"):
         from meeple.cli.external import DEFAULT_MOVE_TIME, ExternalBot
 
-        return ExternalBot(spec, move_time or DEFAULT_MOVE_TIME)
+        return ExternalBot(spec, move_time or DEFAULT_MOVE_TIME, on_info)
     return contextlib.nullcontext(bot_named(spec, time.process_time))
 
 
@@ -335,6 +337,13 @@ def bot_turns(game: Game, seats: dict, default, turns: int | None = None):
     return None
 
 
+def _show_info(text: str) -> None:
+    """An ``info`` line of a bot program, dim on stderr (escaped already)."""
+    import typer
+
+    typer.secho(f"  bot: {text}", dim=True, err=True)
+
+
 def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = None) -> Outcome:
     """Let a bot play ``turns`` turns (None: to the end) of the digital game at ``path``.
 
@@ -346,12 +355,14 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
     game = load(path)
     if not sees_only_the_table(bot):
         check_can_play(game.state)
-    with make_bot(bot, move_time) as choose:
+    with make_bot(bot, move_time, _show_info) as choose:
         try:
             failure = bot_turns(game, {}, choose, turns)
         except KeyboardInterrupt:
             game.save()  # the moves made before Ctrl-C stand
             raise
+        if failure is None and hasattr(choose, "finish"):
+            choose.finish(game.state)
     if failure is None:  # then the recorded bot seats, up to a person's turn
         _seats_play(game)
     count = len(game.unsaved)
