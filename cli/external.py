@@ -111,6 +111,10 @@ class ExternalBot:
         self.hello: BotHello | None = None
         self.options: dict[str, str] = {}
         self._buffer = b""
+        #: a reason to refuse the bot's next answer, however legal, to test its retry
+        self.refuse_next: str | None = None
+        #: whether the bot exited by itself within ``EXIT_GRACE`` when closed
+        self.exited_in_grace: bool | None = None
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -167,6 +171,8 @@ class ExternalBot:
                         self._info(line)
                     continue
                 index, reason = _chosen(message, line, len(moves))
+                if reason is None and self.refuse_next is not None:
+                    reason, self.refuse_next = self.refuse_next, None
                 if reason is None:
                     if self._buffer.strip():
                         raise BotFailure(self.spec, "answered more than one line to one move")
@@ -311,8 +317,9 @@ class ExternalBot:
             pass
         try:
             process.wait(EXIT_GRACE)
+            self.exited_in_grace = True
         except subprocess.TimeoutExpired:
-            pass
+            self.exited_in_grace = False
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

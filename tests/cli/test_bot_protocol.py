@@ -171,3 +171,50 @@ def test_the_schemas_in_the_documentation_are_those_of_the_messages():
             assert kept.read() == text, f"{name} is out of date: python -m " \
                 "meeple.cli.bot_messages docs/schemas"
     assert sorted(n for n in os.listdir(folder) if n.startswith("bot-")) == sorted(schemas())
+
+
+#: a version 2 bot that never reads ``error`` and never exits: two ways to fail bot-check
+DEAF = """
+import json, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": 2, "name": "deaf"}), flush=True)
+    elif message["type"] == "move":
+        print(json.dumps({"move": 0}), flush=True)
+time.sleep({linger})
+"""
+
+
+@pytest.mark.slow  # starts processes
+@pytest.mark.parametrize("bot", [RANDOM_BOT, FIRST_BOT])
+def test_bot_check_passes_the_example_bots(bot):
+    if bot.endswith(".js") and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    report = run_json("bot-check", f"cmd:{bot}")
+    assert report["passed"], report
+    names = [c["name"] for c in report["checks"]]
+    assert names[0] == "handshake" and "classic game" in names and "star-wars exit" in names
+    assert ("star-wars error feedback" in names) == bot.endswith(".js")
+
+
+@pytest.mark.slow  # starts processes
+def test_bot_check_fails_a_bot_that_ignores_errors_or_lingers_with_the_reason(tmp_path):
+    deaf = tmp_path / "deaf.py"
+    deaf.write_text(DEAF.replace("{linger}", "0"))
+    result = run("bot-check", f"cmd:{deaf}", "--move-time", "1", code=1)
+    assert "FAIL  star-wars error feedback: gave no answer within 1 s" in result.stdout
+    assert result.stdout.rstrip().endswith("failed (1 of 5)")
+    lingering = tmp_path / "lingering.py"
+    lingering.write_text(DEAF.replace("{linger}", "30").replace(
+        'print(json.dumps({"move": 0}), flush=True)', 'print(json.dumps({"move": 0}), '
+        'flush=True)\n    elif message["type"] == "error":\n        print(json.dumps('
+        '{"move": 0}), flush=True)'))
+    result = run("bot-check", f"cmd:{lingering}", "--move-time", "1", code=1)
+    assert "FAIL  star-wars exit: still running 2 s after its input was closed" in result.stdout
+
+
+def test_bot_check_takes_only_a_program(tmp_path):
+    assert "bot-check checks a bot program, cmd:PATH, not 'greedy'" in \
+        fail("bot-check", "greedy", code=2)
+    assert "no program file" in fail("bot-check", f"cmd:{tmp_path}/none", code=2)
