@@ -1,21 +1,21 @@
-"""Bots in any language: ``--bot cmd:PATH`` runs PATH and talks to it in JSON lines.
+"""Bots in any language: ``--bot cmd:PATH`` runs PATH and talks to it in JSON lines, in bot
+protocol version 1 or 2 (``docs/bot-protocol.md``, the messages in ``meeple.cli.bot_messages``).
 
-The protocol (version 1), one JSON document per line, UTF-8:
-
-- meeple starts PATH (a ``.py`` file with this Python, anything else as a program) once per
-  game and seat in ``arena`` and ``play`` (in ``autoplay`` and ``simulate`` one process plays
-  every seat: follow ``state.player``), and first sends ``{"type": "hello", "protocol": 1, "edition": ...,
-  "colour": ..., "players": [...], "tileset": <the tile set definition>}``. No answer.
-- At each of the bot's decisions meeple sends ``{"type": "move", "protocol": 1,
-  "state": <the public state, as ``meeple show --json``>, "remaining": {tile id: count},
-  "moves": [...]}``; each move is ``{"place": [x, y, rotation]}``, ``{"meeple": target,
-  "figure": name}``, ``{"skip": true}`` or ``{"take_back": [x, y, target]}``. The bot
-  answers one line, ``{"move": INDEX}``, the index of its choice in ``moves``.
-- At the end meeple closes the bot's input; the bot should exit.
+- meeple starts PATH (found as ``meeple.cli.program_spec`` says; a ``.py`` file with this
+  Python) once per game and seat in ``arena`` and ``play`` (in ``autoplay`` and ``simulate``
+  one process plays every seat: follow ``state.player``), and first sends ``hello``, with the
+  versions it speaks and the options given.
+- At each of the bot's decisions meeple sends ``move``: the public state, the tiles left, the
+  legal moves and the clock. The bot answers ``{"move": INDEX}``. A version 2 bot's first
+  line is its own ``hello`` (its version is learnt from it, without waiting); it may write
+  ``info`` lines before each answer, gets an ``error`` and one more try for an answer that
+  cannot be taken, and ``over`` with the result at the end of a game.
+- At the end meeple closes the bot's input; the bot should exit within ``EXIT_GRACE``.
 
 Nothing hidden is sent: not the seed, not the order of the pile. A bot that exits, answers
-after the time limit, answers something that is not a move of the list, or writes a line
-over ``MAX_ANSWER`` bytes is stopped, and the reason is reported (``BotFailure``).
+after the time limit, answers something that is not a move of the list (a version 2 bot:
+twice), or writes a line over ``MAX_ANSWER`` bytes is stopped, and the reason is reported
+(``BotFailure``).
 """
 
 from __future__ import annotations
