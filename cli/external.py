@@ -229,11 +229,9 @@ class ExternalBot:
         """Tell a version 2 bot the result of a game that has ended (``over``)."""
         if self.process is None or self.version != 2 or state.phase != "over":
             return
-        scores = {c: state.scores[state.side_of[c]] for c in state.side_of}
-        best = max(scores.values(), default=0)
-        try:
-            self._send({"type": "over", "scores": scores,
-                        "winners": [c for c, n in scores.items() if n == best]})
+        try:  # as the game recorded them: by side (a colour, or a team)
+            self._send({"type": "over", "scores": dict(state.scores),
+                        "winners": list(state.winners or ())})
         except BotFailure:
             pass  # gone already: closing stops it
 
