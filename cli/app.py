@@ -94,7 +94,7 @@ def play(
 ORDER = ("continue", "new", "status", "moves", "place", "deploy", "take-back", "skip", "draw",
          "roll", "undo", "redo", "show", "export", "import", "replay", "score", "check", "join", "send",
          "receive", "signatures", "claim-timeout", "serve", "watch", "autoplay", "play", "arena",
-         "simulate", "tiles", "rules", "demo", "bench", "repair", "schema")
+         "simulate", "bot-check", "tiles", "rules", "demo", "bench", "repair", "schema")
 
 
 def _joined() -> list:

@@ -30,7 +30,7 @@ from meeple.engine import (
 from meeple.engine.check import Visit
 from meeple.events import log as logfile
 from meeple.events.model import MAX_NAME, DiceRolled, Event, TileDrawn, TileSetAside
-from meeple.events.text import control_char, escaped
+from meeple.events.text import escaped
 from meeple.events.tileset import TileSetDef
 
 
@@ -262,16 +262,13 @@ def check_bot(spec: str, code: int = 2) -> None:
     from meeple.engine import BOT_SYNTAX, RulesError, bot_named
 
     if spec.startswith("cmd:"):
-        path = spec[4:]
-        if not path or not os.path.isfile(path):
-            raise Failure(f"--bot {escaped(spec)}: no program file {escaped(path)!r}; "
-                          "cmd:PATH runs a bot program (see the README)", 2)
-        runnable = os.R_OK if path.endswith(".py") else os.X_OK
-        if not os.access(path, runnable):
-            raise Failure(f"--bot {escaped(spec)}: the file cannot be "
-                          + ("read" if runnable == os.R_OK else "run (it is not executable)"), 2)
-        if control_char(path) is not None:
-            raise Failure(f"--bot {escaped(spec)}: the path holds a control character", 2)
+        from meeple.cli.program_spec import ProgramError, program_of
+
+        try:
+            program_of(spec)
+        except ProgramError as exc:
+            raise Failure(f"--bot {escaped(spec)}: {exc}; cmd:PATH runs a bot program (see "
+                          "the README)", 2) from None
         return
     try:
         bot_named(spec, time.process_time)
@@ -293,13 +290,19 @@ def check_move_time(seconds: float) -> None:
 def bot_label(spec: str) -> str:
     """How a bot is named as a player: its spec, a program by its file name; at most
     ``MAX_NAME`` characters."""
-    label = f"cmd:{os.path.basename(spec[4:])}" if spec.startswith("cmd:") else spec
+    if spec.startswith("cmd:"):
+        from meeple.cli.program_spec import split_spec
+
+        return f"cmd:{os.path.basename(split_spec(spec)[0])}"[:MAX_NAME]
+    label = spec
     return label[:MAX_NAME]
 
 
-def make_bot(spec: str, move_time: float | None = None):
+def make_bot(spec: str, move_time: float | None = None,
+             on_info: Callable[[str], None] | None = None):
     """A bot to play with, as a context that stops it afterwards: an engine bot, or an
-    ``ExternalBot`` for ``cmd:PATH`` (``move_time``: its seconds a move)."""
+    ``ExternalBot`` for ``cmd:PATH`` (``move_time``: its seconds a move; ``on_info``: given
+    each ``info`` line it sends)."""
     import contextlib
     import time
 
@@ -308,7 +311,7 @@ def make_bot(spec: str, move_time: float | None = None):
     if spec.startswith("cmd:"):
         from meeple.cli.external import DEFAULT_MOVE_TIME, ExternalBot
 
-        return ExternalBot(spec, move_time or DEFAULT_MOVE_TIME)
+        return ExternalBot(spec, move_time or DEFAULT_MOVE_TIME, on_info)
     return contextlib.nullcontext(bot_named(spec, time.process_time))
 
 
@@ -334,6 +337,13 @@ def bot_turns(game: Game, seats: dict, default, turns: int | None = None):
     return None
 
 
+def _show_info(text: str) -> None:
+    """An ``info`` line of a bot program, dim on stderr (escaped already)."""
+    import typer
+
+    typer.secho(f"  bot: {text}", dim=True, err=True)
+
+
 def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = None) -> Outcome:
     """Let a bot play ``turns`` turns (None: to the end) of the digital game at ``path``.
 
@@ -345,12 +355,14 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
     game = load(path)
     if not sees_only_the_table(bot):
         check_can_play(game.state)
-    with make_bot(bot, move_time) as choose:
+    with make_bot(bot, move_time, _show_info) as choose:
         try:
             failure = bot_turns(game, {}, choose, turns)
         except KeyboardInterrupt:
             game.save()  # the moves made before Ctrl-C stand
             raise
+        if failure is None and hasattr(choose, "finish"):
+            choose.finish(game.state)
     if failure is None:  # then the recorded bot seats, up to a person's turn
         _seats_play(game)
     count = len(game.unsaved)

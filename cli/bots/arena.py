@@ -16,6 +16,7 @@ P0 or at least P1 of its games (errors 5%).
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -58,13 +59,25 @@ def play_one(job: tuple) -> dict:
     write (only the games it counts, and never half a file)."""
     path, seed, seating, colours, tileset, move_time = job
     first = new_game(colours, tileset, names=[bot_label(b) for b in seating], seed=seed)
-    contexts = [make_bot(spec, move_time) for spec in seating]
+    infos: list[dict] = []
+    game = Game.begin(first)
+
+    def logger(seat: int):
+        def log_info(text: str) -> None:
+            if len(infos) < MAX_INFO_LINES:
+                infos.append({"seat": seat, "bot": seating[seat], "turn": game.turn,
+                              "info": text})
+        return log_info
+
+    contexts = [make_bot(spec, move_time, logger(seat)) for seat, spec in enumerate(seating)]
     timed = []
     try:
         for spec, context in zip(seating, contexts, strict=True):
             timed.append(_Timed(context.__enter__(), spec.startswith("cmd:")))
-        game = Game.begin(first)
         failure = bot_turns(game, dict(zip(colours, timed, strict=True)), None)
+        for context in contexts:
+            if hasattr(context, "finish"):
+                context.finish(game.state)
     finally:
         for context in contexts:
             context.__exit__(None, None, None)
@@ -72,7 +85,7 @@ def play_one(job: tuple) -> dict:
     scores = [state.scores[state.side_of[c]] for c in colours]
     result: dict = {"file": path, "seed": seed, "seats": list(seating), "scores": scores,
                     "seconds": [t.seconds for t in timed], "moves": [t.moves for t in timed],
-                    "stopped": None, "events": list(game.events)}
+                    "stopped": None, "events": list(game.events), "info": infos}
     # a bot that fails loses; the others share the win by their scores so far
     alive = list(range(len(colours)))
     if failure is not None:
@@ -83,6 +96,18 @@ def play_one(job: tuple) -> dict:
     top = [i for i in alive if scores[i] == best]
     result["shares"] = [1.0 / len(top) if i in top else 0.0 for i in range(len(colours))]
     return result
+
+
+#: the most ``info`` lines of bot programs an arena keeps of one game
+MAX_INFO_LINES = 10_000
+
+
+def write_info(game_file: str, infos: list[dict]) -> None:
+    """The ``info`` lines the bot programs sent in a game, beside its log
+    (``arena-SEED-I.info.jsonl``), one JSON object a line; nothing when there are none."""
+    if infos:
+        with open(os.path.splitext(game_file)[0] + ".info.jsonl", "x", encoding="utf-8") as out:
+            out.writelines(json.dumps(info, ensure_ascii=True) + "\n" for info in infos)
 
 
 def _work(out: str, bots: list[str], seeds: int, seed: str, colours: list[str], tileset,
@@ -183,6 +208,7 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     with progress(seeds * len(bots), as_json) as advance:
         for result in ordered_map(play_one, work, jobs):
             result["head"] = logfile.create(result["file"], result.pop("events"))
+            write_info(result["file"], result.pop("info"))
             results.append(result)
             advance()
             if test is not None:

@@ -92,3 +92,37 @@ def simulate(
 
     run_simulate(out, parse_colours(players), games, seed, bot, team, unplaceable, as_json, jobs,
                  game_tileset(edition, None, expansions(expansion, fiesta)))
+
+
+@commands.command(name="bot-check")
+@guarded
+def bot_check(
+    bot: Annotated[str, typer.Argument(help="The program to check: cmd:PATH (options as "
+                                            "cmd:PATH:NAME=VALUE).")],
+    move_time: MoveTime = 10.0,
+    as_json: Json = False,
+) -> None:
+    """Check a bot program against the bot protocol: each check passed or failed, with why."""
+    from meeple.cli.bots.conformance import EDITIONS, check_program
+    from meeple.cli.output import emit_json, say
+    from meeple.cli.session import check_bot, check_move_time
+    from meeple.cli.store import game_tileset
+
+    if not bot.startswith("cmd:"):
+        fail(f"bot-check checks a bot program, cmd:PATH, not {bot!r}", 2)
+    check_bot(bot)
+    check_move_time(move_time)
+    checks = check_program(bot, move_time,
+                           {edition: game_tileset(edition, None, []) for edition in EDITIONS})
+    passed = all(check.passed for check in checks)
+    if as_json:
+        emit_json({"bot": bot, "passed": passed,
+                   "checks": [{"name": c.name, "passed": c.passed, "detail": c.detail}
+                              for c in checks]})
+    else:
+        for check in checks:
+            say(f"{'pass' if check.passed else 'FAIL'}  {check.name}: {check.detail}")
+        say(f"{bot}: {'every check passed' if passed else 'failed'} "
+            f"({sum(c.passed for c in checks)} of {len(checks)})")
+    if not passed:
+        raise typer.Exit(1)

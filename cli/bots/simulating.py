@@ -32,6 +32,8 @@ def simulate_one(path: str, players: list[str], seed: str, bot: str, team: bool,
     with make_bot(bot) as choose:
         game = Game.begin(first)
         failure = bot_turns(game, {}, choose)
+        if failure is None and hasattr(choose, "finish"):
+            choose.finish(game.state)
     head = game.save(path)
     state = game.state
     summary = {"file": path, "seed": seed, "scores": dict(state.scores),
