@@ -221,7 +221,7 @@ def test_a_failed_check_ends_with_one_error_line(tmp_path):
     path = edited(tmp_path, lambda event: event.update(points=19))
     assert fail("check", path, code=1) == (
         f"meeple: error: check failed: {path}:302: rules: the recorded consequence differs "
-        "from the rules' (SW-7.2)")
+        "from the rules' (SW-7.2) — see `meeple rules SW-7.2`")
     folder = tmp_path / "games"
     folder.mkdir()
     shutil.copy(GAME, folder / "a.jsonl")
