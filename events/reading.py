@@ -127,10 +127,10 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
 
     A remote game's signatures are checked too (``meeple.events.signed``): with
     ``every_signature`` each one (``meeple check``), or each one from line index
-    ``signatures_from`` on (the lines received; those before were checked when they came, and
-are not checked again); otherwise the last line
-    of each run of one seat's lines, whose signature covers the lines of the run before it
-    through their hashes, so that every line stands signed by the seat it names.
+    ``signatures_from`` on (the lines received); otherwise, and for the lines before
+    ``signatures_from`` (a copy on disk may have changed since they were checked), the last
+    line of each run of one seat's lines, whose signature covers the lines of the run before
+    it through their hashes, so that every line stands signed by the seat it names.
 
     Memory stays near the size of ``data`` plus the events: each line is measured before
     it is copied or decoded.
@@ -168,7 +168,7 @@ are not checked again); otherwise the last line
             if seats is not None:
                 log.signers = [seats.signer(lineno, body, signature,
                                             check=every_signature or signatures_from == 0)]
-                if not every_signature and signatures_from is None:
+                if not (every_signature or signatures_from == 0):
                     unchecked.append((lineno, body, signature))
             log.events.append(first)
             digest = hashlib.sha256(data[start:end]).digest()
@@ -181,7 +181,7 @@ are not checked again); otherwise the last line
                 raise _torn(path, data[start:end], lineno)
             prev_hash = _take(log, seats, data, start, end, prev_hash, last=lineno == count,
                               check=each)
-            if seats is not None and not each and signatures_from is None:
+            if seats is not None and not each:
                 unchecked.append((lineno, *split(data[start:end])))
         start, index = end + 1, index + 1
         if index == 1 and version == SCHEMA_VERSION and size <= MAX_LINE_BYTES \

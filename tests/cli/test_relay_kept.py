@@ -153,3 +153,31 @@ def test_two_processes_of_one_relay_catch_up_on_each_others_lines(tmp_path, monk
                                     raw[start:stop])
     with open(one.path(game), "rb") as file:
         assert file.read() == b"".join(line + b"\n" for line in raw)
+
+
+def test_a_relay_that_reads_a_game_from_disk_checks_the_stored_signatures(tmp_path, recorded):
+    """A relay restarted (or another of its processes) reads a game from its folder: a stored
+    line whose signature was changed on disk is found, and nothing is built on it."""
+    raw, seats, signers = recorded
+    games = _relay(tmp_path)
+    game, _ = games.create(raw[:1])
+    runs = _runs(seats)
+    for start, stop in runs[:4]:
+        games.append(game, start - 1, logfile.line_hash(raw[start - 1]), raw[start:stop])
+    stop = runs[3][1]
+    body, _ = split(raw[stop - 1])
+    _, other = split(raw[stop - 2] if seats[stop - 2] == seats[stop - 1] else raw[0])
+    forged = attach(body, other.decode())
+    path = games.path(game)
+    with open(path, "rb") as file:
+        data = file.read()
+    with open(path, "wb") as file:
+        file.write(data.replace(raw[stop - 1], forged))
+    restarted = Games(games.folder, games.signer)
+    start, _ = runs[4]
+    # (the next line, chained to the forged one and signed by its own seat)
+    following = _resigned(raw[start], signers[seats[start]],
+                          lambda d: d.update(prev=logfile.line_hash(forged)))
+    with pytest.raises(Refused) as refused:
+        restarted.append(game, stop - 1, logfile.line_hash(forged), [following])
+    assert refused.value.status == 422 and refused.value.kind == "forged"
