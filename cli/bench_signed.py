@@ -10,23 +10,28 @@ import secrets
 import tempfile
 from collections.abc import Callable
 
+import msgspec
+
 from meeple.engine import Game, PlaceMeeple, SkipMeeple
 from meeple.engine.protocol import Chains, duty, waiting_for
 from meeple.events import log as logfile
 from meeple.events.model import Remote
 
 
-def signed_game(folder: str, seed: str, *, lines: int | None = None) -> str:
+def signed_game(folder: str, seed: str, *, lines: int | None = None,
+                public: bool = False) -> str:
     """A whole remote 2-player classic game played by the protocol with random moves, each
     seat's lines signed with its own new key (``FOLDER/keyS``); returns the log's path. With
-    ``lines``, only its opening: the first message that reaches that many lines ends it."""
+    ``lines``, only its opening: the first message that reaches that many lines ends it;
+    ``public``: a game a relay lists."""
     from meeple.events.signing import load_signer, new_key
 
     rng = random.Random(seed)
     colours = ["red", "blue"]
     keys = [new_key(os.path.join(folder, f"key{s}")).openssh for s in range(2)]
     signers = [load_signer(os.path.join(folder, f"key{s}")) for s in range(2)]
-    remote = Remote(game=secrets.token_hex(16), keys=tuple(keys), host=0, chain=100)
+    remote = Remote(game=secrets.token_hex(16), keys=tuple(keys), host=0, chain=100,
+                    public=True if public else msgspec.UNSET)
     game = Game.new(colours, "classic", remote=remote)
     chains = [Chains(remote, s, rng.randbytes(32)) for s in range(2)]
     path = os.path.join(folder, "signed.jsonl")

@@ -15,6 +15,7 @@ import time
 import msgspec
 
 from meeple.cli.relay.store import GAME_ID, Games, Refused
+from meeple.events.limits import MAX_LINE_BYTES
 from meeple.events.model import DECODER, GameEnded, GameStarted, Remote
 from meeple.events.signed import split
 
@@ -73,19 +74,23 @@ class Listing:
                 continue
             seen = self._seen.get(game)
             if seen is None or seen[0] != changed:
-                seen = (changed, self._entry(game, setup, changed))
+                entry = self._entry(game, setup, changed)
+                if entry is None:
+                    continue
+                seen = (changed, entry)
                 self._seen[game] = seen
             listed.append(seen[1])
         return listed
 
     def _setup(self, game: str) -> GameStarted | None:
         if game not in self._setups:
-            try:
-                raw, _ = self.games.stored(game)
-            except Refused:
+            try:  # (the first line only: a listing reads no game whole that it does not list)
+                with open(self.games.path(game), "rb") as file:
+                    line = file.readline(MAX_LINE_BYTES + 1)
+            except (OSError, Refused):
                 return None
             try:
-                first = DECODER.decode(split(raw[0])[0]) if raw else None
+                first = DECODER.decode(split(line.rstrip(b"\n"))[0])
             except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                 first = None  # (a set-up of an older schema: never public)
             public = isinstance(first, GameStarted) and isinstance(first.remote, Remote) \
@@ -93,9 +98,13 @@ class Listing:
             self._setups[game] = first if public and isinstance(first, GameStarted) else None
         return self._setups[game]
 
-    def _entry(self, game: str, setup: GameStarted, changed: float) -> Listed:
-        raw, _ = self.games.stored(game)
-        last = DECODER.decode(split(raw[-1])[0]) if len(raw) > 1 else setup
+    def _entry(self, game: str, setup: GameStarted, changed: float) -> Listed | None:
+        """A public game as listed; None for one gone, or whose last line does not read."""
+        try:
+            raw, _ = self.games.stored(game)
+            last = DECODER.decode(split(raw[-1])[0]) if len(raw) > 1 else setup
+        except (Refused, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return None
         return Listed(game=game, edition=setup.edition,
                       players=[{"colour": p.colour, "name": p.name}
                                for p in setup.players],

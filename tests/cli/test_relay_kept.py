@@ -181,3 +181,26 @@ def test_a_relay_that_reads_a_game_from_disk_checks_the_stored_signatures(tmp_pa
     with pytest.raises(Refused) as refused:
         restarted.append(game, stop - 1, logfile.line_hash(forged), [following])
     assert refused.value.status == 422 and refused.value.kind == "forged"
+
+
+def test_a_listing_reads_only_the_first_line_of_a_game_it_does_not_list(tmp_path,
+                                                                        monkeypatch):
+    """``GET /games``: a game not public is known from its first line alone, and a public
+    game whose last line does not read, or that is gone, is left out, not a failed listing."""
+    from meeple.cli.relay.listing import Listing
+
+    games = _relay(tmp_path)
+    made = {}
+    for name, public in (("shown", True), ("hidden", False), ("damaged", True)):
+        (tmp_path / name).mkdir()
+        path = signed_game(str(tmp_path / name), name, lines=6, public=public)
+        made[name] = games.create(open(path, "rb").read().split(b"\n")[:1])[0]
+    with open(games.path(made["damaged"]), "ab") as file:
+        file.write(b'{"type": "no such event"}\n')
+    read_whole = []
+    stored = Games.stored
+    monkeypatch.setattr(Games, "stored",
+                        lambda self, game: read_whole.append(game) or stored(self, game))
+    listed = Listing(games).public()
+    assert [g.game for g in listed] == [made["shown"]]
+    assert made["hidden"] not in read_whole
