@@ -149,10 +149,19 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iter
 
 def _ignore_interrupts() -> None:
     """A worker leaves Ctrl-C to the parent, which terminates the pool: a worker interrupted
-    while it holds the pool's queue lock would leave the parent waiting on it."""
+    while it holds the pool's queue lock would leave the parent waiting on it. Terminated
+    (SIGTERM), a worker stops the bot programs it started before it ends."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    from meeple.cli.external import stop_all_bots
+
+    stop_all_bots()
+    os._exit(128 + signum)
 
 
 def _chunks(items: Iterator[T], size: int) -> Iterator[tuple[T, ...]]:
