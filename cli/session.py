@@ -134,6 +134,13 @@ def _seats_play(game: Game) -> None:
     seats = seated_bots(game.state)
     if not seats or game.phase not in ("place", "meeple") or game.player not in seats:
         return
+    if set(seats) >= set(game.state.players):
+        # (read as `new` reads its options: a game needs a person, or the seats play on
+        # for as long as their recorded budgets say, unasked)
+        raise Failure(f"{game.path}: the log records a bot in every seat ("
+                      + ", ".join(f"{c} {escaped(s)}" for c, s in seats.items())
+                      + "): `new` refuses such a game, for no person plays it; to let bots "
+                      "play it, `meeple autoplay GAME --to-end`", 3)
     import time
 
     from meeple.engine import bot_named

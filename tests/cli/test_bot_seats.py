@@ -205,3 +205,17 @@ def test_session_bot_seats_and_recorded_seats_take_turns(tmp_path):
     assert done.exit_code == 0, done.stderr
     assert run_json("status", game)["phase"] == "over"
     assert run_json("check", game)["ok"]
+
+
+def test_a_log_with_a_bot_in_every_seat_is_refused_as_new_refuses_it(tmp_path):
+    """A received log that seats a bot in every seat, with budgets of an hour a move, would
+    have `continue` play for days unasked: it is read as `new` reads the same seats."""
+    from meeple.engine import Game
+
+    path = tmp_path / "all-bots.jsonl"
+    Game.new(["red", "blue"], "classic", seed="b",
+             bots={"red": "mcts:3600s", "blue": "mcts:3600s"}).save(path)
+    before = path.read_bytes()
+    said = fail("continue", path, code=3)
+    assert "records a bot in every seat (red mcts:3600s, blue mcts:3600s)" in said
+    assert "`new` refuses such a game" in said and path.read_bytes() == before
