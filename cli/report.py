@@ -50,7 +50,12 @@ def next_line(state: GameState) -> str:
             and state.battle is None else "a draw or roll from the seed"
         return (f"Next: {what}: only the seed's holder, where GAME.seed is, writes it "
                 "(`meeple continue GAME`)")
-    seated = views.seated_bots(state).get(who)
+    seats = views.seated_bots(state)
+    seated = seats.get(who)
+    if seated is not None and waiting in ("place", "meeple") \
+            and set(seats) >= set(state.players):
+        return (f"Next: {who}, a bot seat ({seated}); every seat is a bot: `meeple autoplay "
+                "GAME --bot BOT` plays it")
     if seated is not None and waiting in ("place", "meeple"):
         return (f"Next: {who}, a bot seat ({seated}), to play: `meeple continue GAME` lets it "
                 "play (it waits after an undo or a redo)")

@@ -125,9 +125,10 @@ def _save_interrupted(game: Game) -> NoReturn:
                   "play on", 130)
 
 
-def _seats_play(game: Game) -> None:
+def _seats_play(game: Game, *, autoplaying: bool = False) -> None:
     """The recorded bot seats play up to the next person's move (none if a person is to
-    act); Ctrl-C saves what they played and exits 130.
+    act); Ctrl-C saves what they played and exits 130. A log with a bot in every seat is
+    refused, or, ``autoplaying`` (its bot is the one asked to play), left to it.
 
     :raises Failure: a recorded bot this meeple does not have.
     """
@@ -135,6 +136,8 @@ def _seats_play(game: Game) -> None:
     if not seats or game.phase not in ("place", "meeple") or game.player not in seats:
         return
     if set(seats) >= set(game.state.players):
+        if autoplaying:
+            return
         # (read as `new` reads its options: a game needs a person, or the seats play on
         # for as long as their recorded budgets say, unasked)
         raise Failure(f"{game.path}: the log records a bot in every seat ("
@@ -371,7 +374,7 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
         if failure is None and hasattr(choose, "finish"):
             choose.finish(game.state)
     if failure is None:  # then the recorded bot seats, up to a person's turn
-        _seats_play(game)
+        _seats_play(game, autoplaying=True)
     count = len(game.unsaved)
     head = game.save() if count else game.head
     if failure is not None:

@@ -219,3 +219,6 @@ def test_a_log_with_a_bot_in_every_seat_is_refused_as_new_refuses_it(tmp_path):
     said = fail("continue", path, code=3)
     assert "records a bot in every seat (red mcts:3600s, blue mcts:3600s)" in said
     assert "`new` refuses such a game" in said and path.read_bytes() == before
+    said = run("autoplay", path, "--bot", "random", "--turns", "2").stdout  # (as it says)
+    assert "every seat is a bot: `meeple autoplay GAME --bot BOT` plays it" in said
+    assert run_json("status", path)["turn"] == 3
