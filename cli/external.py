@@ -26,7 +26,6 @@ import math
 import os
 import re
 import select
-import signal
 import subprocess
 import sys
 import threading
@@ -36,6 +35,7 @@ from collections.abc import Callable
 import msgspec
 
 from meeple.cli.bot_messages import VERSIONS, BotHello, Info
+from meeple.cli.bot_processes import stop_group, watch
 from meeple.cli.program_spec import ProgramError, program_of
 from meeple.engine import (
     Command,
@@ -134,7 +134,7 @@ class ExternalBot:
                 stderr=subprocess.PIPE, close_fds=True, start_new_session=True)
         except OSError as exc:
             raise BotFailure(self.spec, f"could not be started: {exc.strerror or exc}") from None
-        _watch(self.process.pid)
+        watch(self.process.pid)
         assert self.process.stdin is not None and self.process.stderr is not None
         os.set_blocking(self.process.stdin.fileno(), False)
         threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True).start()
@@ -321,41 +321,11 @@ class ExternalBot:
             except subprocess.TimeoutExpired:
                 self.exited_in_grace = False
         finally:  # (Ctrl-C during the grace stops the bot all the same)
-            _stop_group(process.pid)
+            stop_group(process.pid)
             process.wait()
             for stream in (process.stdout, process.stderr):
                 if stream is not None:
                     stream.close()
-
-
-#: the process groups of the bot programs started by this process and not stopped yet
-_LIVE: set[int] = set()
-
-
-def _watch(pid: int) -> None:
-    """Note a bot program's process group, stopped at the latest when this process ends
-    (``stop_all_bots``: at exit, and from a pool's worker told to stop)."""
-    if not _LIVE:
-        import atexit
-
-        atexit.register(stop_all_bots)
-    _LIVE.add(pid)
-
-
-def _stop_group(pid: int) -> None:
-    _LIVE.discard(pid)
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def stop_all_bots() -> None:
-    """Stop every bot program this process started and has not stopped (its whole process
-    group): how a worker of a terminated pool, or a command that ends by an error or Ctrl-C,
-    leaves no bot running. A program that left its process group is beyond reach."""
-    for pid in list(_LIVE):
-        _stop_group(pid)
 
 
 def _json(line: bytes) -> object:

@@ -163,11 +163,11 @@ def print_moves(state: GameState, as_json: bool) -> None:
         return
     waiting = awaiting(state)
     if waiting == "place":
-        from meeple.cli.labels import rotation_number, spots
+        from meeple.cli.labels import rotation_number, shown_spots
         from meeple.cli.pictures.tilesheet import in_hand
 
         say(in_hand(state))
-        found = spots(state)
+        found = shown_spots(state)
         say(f"{state.player} places {escaped(str(state.drawn))}: {len(listed)} legal "
             f"placement(s) in {len(found)} cell(s) (labels as on the board: b2 is "
             "cell b, rotation 2 = 90°)")

@@ -28,6 +28,7 @@ from meeple.engine.commands import (
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
 from meeple.engine.state import GameState
+from meeple.engine.tiles import TileType
 from meeple.events.text import escaped
 
 #: a text shaped like a placement label: letters, then a number
@@ -70,6 +71,40 @@ def spots(state: GameState) -> dict[str, tuple[int, int, tuple[int, ...]]]:
         fits.setdefault((x, y), []).append(degrees)
     cells = sorted(fits, key=lambda cell: (-cell[1], cell[0]))
     return {label(i): (x, y, tuple(sorted(fits[(x, y)]))) for i, (x, y) in enumerate(cells)}
+
+
+def distinct_rotations(tile: TileType) -> tuple[int, ...]:
+    """The rotations (in degrees) of ``tile`` that lie differently, the first of each set that
+    lie the same (a tile of four like sides lies the same every way: ``(0,)``): what a list of
+    choices shows, where the others are only other names of one placement.
+
+    >>> from meeple.engine import Game
+    >>> types = Game.new(["red", "blue"], "classic", seed="s").state.tileset.types
+    >>> distinct_rotations(types["C"]), distinct_rotations(types["U"]), distinct_rotations(types["E"])
+    ((0,), (0, 90), (0, 90, 180, 270))
+    """
+    seen: set[object] = set()
+    kept = []
+    for r, turned in enumerate(tile.orientations):
+        masks = turned.masks
+        layout = (turned.edges, frozenset(
+            (f.kind, f.symbol, f.name, masks[f.index], frozenset(masks[c] for c in f.cities))
+            for f in tile.features))
+        if layout not in seen:
+            seen.add(layout)
+            kept.append(r * 90)
+    return tuple(kept)
+
+
+def shown_spots(state: GameState) -> dict[str, tuple[int, int, tuple[int, ...]]]:
+    """``spots`` as a list of choices shows them: each cell's rotations that lie differently
+    (``distinct_rotations``); every rotation that fits is still taken when typed."""
+    found = spots(state)
+    if not found:
+        return found
+    distinct = set(distinct_rotations(state.tileset.types[str(state.drawn)]))
+    return {name: (x, y, tuple(d for d in turns if d in distinct) or turns[:1])
+            for name, (x, y, turns) in found.items()}
 
 
 def cell_labels(state: GameState) -> dict[str, tuple[int, int]]:

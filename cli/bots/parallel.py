@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.pool import IMapIterator
 from typing import Generic, TypeVar
 
+from meeple.cli.bot_processes import stop_all_bots
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -158,9 +160,7 @@ def _ignore_interrupts() -> None:
 
 
 def _terminated(signum: int, frame: object) -> None:
-    from meeple.cli.external import stop_all_bots
-
-    stop_all_bots()
+    stop_all_bots()  # (imported with this module: a handler imports nothing, see its module)
     os._exit(128 + signum)
 
 

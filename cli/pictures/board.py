@@ -180,12 +180,12 @@ def render(state: GameState, *, width: int, unicode: bool, highlight: tuple[int,
     the largest size that fits ``width`` and ``height`` (see ``pick_size``; 3 by 3 unframed
     with ``compact``; or the ``size`` given), the last
     placement ``highlight`` marked, and the label of each legal cell of the tile in hand."""
-    from meeple.cli.labels import spots
+    from meeple.cli.labels import shown_spots
 
     g = UNICODE if unicode else ASCII
     if size is None:
         size = COMPACT if compact else pick_size(state, width, height)
-    labelled = {(x, y): (name, turns) for name, (x, y, turns) in spots(state).items()}
+    labelled = {(x, y): (name, turns) for name, (x, y, turns) in shown_spots(state).items()}
     x0, x1, y0, y1 = _bounds(state)
     margin = max(len(str(y0)), len(str(y1))) + 1
     framed = size.framed

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-from meeple.cli.labels import rotation_number, spots
+from meeple.cli.labels import distinct_rotations, rotation_number, shown_spots
 from meeple.cli.pictures.board import SIZES, draw
 from meeple.engine import Edition, GameState, TileSet, edition_named
 from meeple.events.text import escaped
@@ -54,23 +54,27 @@ def sheet(tileset: TileSet) -> str:
 
 
 def in_hand(state: GameState) -> str:
-    """The tile in hand (ASCII, as the board draws it) in its four rotations side by side,
-    each under the number to type after a cell's label (1 = 0°, 2 = 90°, 3 = 180°,
-    4 = 270°, clockwise) and over the cells where it fits; empty when no tile is in hand."""
-    found = spots(state)
+    """The tile in hand (ASCII, as the board draws it) in its rotations side by side (those
+    that lie differently: a tile of four like sides shows one), each under the number to
+    type after a cell's label (1 = 0°, 2 = 90°, 3 = 180°, 4 = 270°, clockwise) and over the
+    cells where it fits; empty when no tile is in hand."""
+    found = shown_spots(state)
     if state.drawn is None or not found:
         return ""
     tile = state.tileset.types[state.drawn]
+    numbers = [rotation_number(d) for d in distinct_rotations(tile)]
     gap = "  "
-    arts = [_art(tile, r, state.edition) for r in range(4)]
+    arts = [_art(tile, n - 1, state.edition) for n in numbers]
     width = SIZE.width + 2
-    lines = [f"tile in hand: {escaped(tile.id)}, in its 4 rotations, over the cells where "
-             "each fits (b2: cell b, rotation 2)"]
-    lines.append(gap.join(f"{n} = {(n - 1) * 90}°".center(width) for n in range(1, 5)).rstrip())
+    ways = (f"in its {len(numbers)} rotations that lie differently" if len(numbers) > 1
+            else "which lies the same every way round")
+    lines = [f"tile in hand: {escaped(tile.id)}, {ways}, over the cells where each fits "
+             "(b2: cell b, rotation 2)"]
+    lines.append(gap.join(f"{n} = {(n - 1) * 90}°".center(width) for n in numbers).rstrip())
     for row in range(SIZE.height):
         lines.append(gap.join(art[row] for art in arts))
     cells = [[name for name, (_, _, turns) in found.items()
-              if any(rotation_number(d) == n for d in turns)] for n in range(1, 5)]
+              if any(rotation_number(d) == n for d in turns)] for n in numbers]
     shown = []
     for names in cells:
         text = " ".join(names) if names else "nowhere"

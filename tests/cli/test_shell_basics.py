@@ -76,20 +76,26 @@ def test_the_shell_completes_commands_and_options():
     assert "--install-completion" in run("--help").stdout
 
 
-def test_moves_and_status_draw_the_tile_in_hand_in_its_four_numbered_rotations(tmp_path):
+def test_moves_and_status_draw_the_tile_in_hand_in_its_numbered_rotations(tmp_path):
+    """Each rotation that lies differently, numbered as typed; `moves --json` keeps every
+    legal placement, the text lists those that lie differently."""
+    from meeple.cli.labels import distinct_rotations
+    from meeple.engine import Game
+
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "5")
     for _ in range(6):
         listed = run_json("moves", game)
         text = run("moves", game).stdout.splitlines()
         tile = run_json("status", game)["tile"]
+        shown = distinct_rotations(Game.load(game).state.tileset.types[tile])
         assert text[0].startswith(f"tile in hand: {tile},")
-        assert text[1].split() == ["1", "=", "0°", "2", "=", "90°", "3", "=", "180°", "4", "=",
-                                   "270°"]
+        assert text[1].split() == [w for d in shown for w in (str(d // 90 + 1), "=", f"{d}°")]
         assert len({len(line) for line in text[2:7]}) == 1
         labelled = [line.split() for line in text if re.match(r"    [a-z]+[1-4] ", line)]
         assert [[int(n) for n in words[1:4]] for words in labelled] == sorted(
-            ([m["x"], m["y"], m["rotation"]] for m in listed), key=lambda m: (-m[1], m[0], m[2]))
+            ([m["x"], m["y"], m["rotation"]] for m in listed if m["rotation"] in shown),
+            key=lambda m: (-m[1], m[0], m[2]))
         assert text[0] in run("status", game).stdout
         run("autoplay", game, "--bot", "greedy")
 

@@ -214,19 +214,42 @@ def test_labels_need_a_tile_in_hand():
         parse_placement(state, "a1")
 
 
-def test_the_tile_in_hand_shows_its_4_rotations_over_the_cells_where_each_fits(hand):
-    state, _ = hand
+def test_the_tile_in_hand_shows_its_rotations_over_the_cells_where_each_fits(hand):
+    """Each rotation that lies differently, once (a tile of like sides shows fewer), numbered
+    as typed, over the cells where it fits; every label shown is taken when typed."""
+    from meeple.cli.labels import distinct_rotations, shown_spots
+
+    state, tile = hand
     lines = in_hand(state).splitlines()
-    assert lines[1].split() == ["1", "=", "0°", "2", "=", "90°", "3", "=", "180°", "4", "=",
-                                "270°"]
-    found = spots(state)
+    shown = distinct_rotations(tile)
+    assert lines[1].split() == [word for d in shown for word in (str(d // 90 + 1), "=", f"{d}°")]
+    found = shown_spots(state)
     width = SIZES[0].width + 2
-    for number, column in enumerate(range(0, 4 * (width + 2), width + 2), start=1):
+    for at, degrees in enumerate(shown):
+        column = at * (width + 2)
         names = lines[-1][column:column + width].split()
-        expected = [n for n, (_, _, turns) in found.items() if (number - 1) * 90 in turns]
+        expected = [n for n, (_, _, turns) in found.items() if degrees in turns]
         assert names == (expected or ["nowhere"])
         for name in expected:
-            assert parse_placement(state, f"{name}{number}") is not None
+            assert parse_placement(state, f"{name}{degrees // 90 + 1}") is not None
+
+
+def test_rotations_that_lie_the_same_are_listed_once_and_each_still_taken():
+    """A planet tile alone (hoth: like sides all round) offers one choice a cell, not four;
+    typing any rotation that fits is still taken."""
+    from meeple.cli.labels import distinct_rotations, shown_spots, spots
+    from meeple.engine import Game
+
+    game = Game.new(["red", "black"], "star-wars", seed="1")
+    types = game.state.tileset.types
+    assert distinct_rotations(types["hoth"]) == (0,)
+    assert distinct_rotations(types["U"]) == (0, 90)
+    assert len(distinct_rotations(types["E"])) == 4
+    state = position(STAR_WARS, 8, in_hand=True)
+    for name, (_, _, turns) in shown_spots(state).items():
+        every = spots(state)[name][2]
+        assert set(turns) <= set(every) and turns == tuple(
+            d for d in every if d in distinct_rotations(types[state.drawn]))
 
 
 def test_column_numbers_wider_than_a_compact_cell_are_written_whole():
