@@ -13,7 +13,7 @@ from typing import assert_never
 from meeple.engine.board import lay
 from meeple.engine.deciding import resolve_target
 from meeple.engine.history import Step
-from meeple.engine.joint import apply_committed, apply_revealed
+from meeple.engine.joint import apply_committed, apply_revealed, last_to_reveal
 from meeple.engine.realms import Meeple
 from meeple.engine.setup import start
 from meeple.engine.state import Battle, GameState
@@ -236,10 +236,12 @@ def _apply(state: GameState, event: Event) -> None:
         case TimeoutClaimed():
             joint = state.joint
             assert joint is not None
-            if joint.remote.timeout == "bot" and joint.gone.count(False) > 2:
+            seat = state.players.index(any_event.against)
+            if joint.remote.timeout == "bot" and joint.gone.count(False) > 2 \
+                    and not last_to_reveal(state, seat):
                 # RM-5: the seat is given up, a bot plays on (while two seats or more are
                 # left to make chance together; one alone would foresee every draw)
-                joint.give_up(state.players.index(any_event.against))
+                joint.give_up(seat)
             else:
                 state.forfeit = any_event.against
                 state.phase = "forfeit"

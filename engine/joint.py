@@ -244,9 +244,10 @@ def check_commit(joint: Joint, seat: int, colour: str, chains: Sequence[str]) ->
 
 
 def next_to_commit(joint: Joint) -> int | None:
-    """The seat that commits next: the set-up's writer first, then the others in seat order."""
+    """The seat that commits next: the set-up's writer first, then the others in seat order
+    (a seat given up commits no more)."""
     host = joint.remote.host
-    if not joint.committed[host]:
+    if not joint.committed[host] and not joint.gone[host]:
         return host
     return next((s for s in range(joint.seats) if not joint.committed[s] and not joint.gone[s]),
                 None)
@@ -350,6 +351,23 @@ def writer(state: GameState, event: object, last: int) -> int:
 
 #: the rule id of a remote game's clock: a timeout claim and what it decides
 RULE_TIME = "RM-4"
+
+
+def last_to_reveal(state: GameState, seat: int) -> bool:
+    """RM-5: whether the draw or the dice the game waits for wait for ``seat`` alone: that
+    seat knows the outcome (every other element is out), and giving it up, which makes the
+    event anew, would let it veto a tile or a roll by going silent. A claim against it then
+    ends the game (RM-4)."""
+    joint = state.joint
+    if joint is None or state.phase == "over":
+        return False
+    if state.phase == "draw":
+        slot = state.current
+    elif state.phase == "resolve" and state.battle is not None:
+        slot = joint.seats + state.current
+    else:
+        return False
+    return joint.all_committed and joint.missing(slot) == [seat]
 
 
 def given_up(joint: Joint, players: Sequence[str]) -> tuple[Colour, ...] | msgspec.UnsetType:

@@ -121,3 +121,6 @@ def check_claim(state: GameState, seat: int, against: str) -> None:
     if joint.gone[seat]:
         raise IllegalMove(f"{state.players[seat]}'s seat was given up: it writes nothing more",
                           rule=RULE_TAKEOVER)
+    if joint.gone[state.players.index(against)]:
+        raise IllegalMove(f"{against}'s seat was given up already: a bot plays it",
+                          rule=RULE_TAKEOVER)

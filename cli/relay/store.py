@@ -28,8 +28,10 @@ GAME_ID = re.compile(r"[0-9a-f]{32}")
 #: the most games one relay keeps
 MAX_GAMES = 10_000
 #: the most games whose verified state the relay keeps in memory, the most recently played
-#: (an append to another is checked by reading and verifying its whole log)
+#: (an append to another is checked by reading and verifying its whole log), and the most
+#: lines they may hold in all (a line kept costs about 0.4 KiB: 250,000 lines, 100 MiB)
 MAX_KEPT = 256
+MAX_KEPT_LINES = 250_000
 
 
 class Receipt(msgspec.Struct, frozen=True):
@@ -157,12 +159,16 @@ class Games:
         return self._receipts(game, count, lines)
 
     def _keep(self, game: str, log: logfile.GameLog, whole: Game) -> None:
-        """Keep a game just stored as the latest played (at most ``MAX_KEPT``)."""
+        """Keep a game just stored as the latest played (at most ``MAX_KEPT`` games and
+        ``MAX_KEPT_LINES`` lines in all, the least recently played let go first)."""
         kept = self._kept
         kept.pop(game, None)
-        while len(kept) >= MAX_KEPT:
-            kept.pop(next(iter(kept)), None)
-        kept[game] = (log, whole)
+        lines = sum(len(held.events) for held, _ in kept.values()) + len(log.events)
+        while kept and (len(kept) >= MAX_KEPT or lines > MAX_KEPT_LINES):
+            held, _ = kept.pop(next(iter(kept)))
+            lines -= len(held.events)
+        if lines <= MAX_KEPT_LINES:
+            kept[game] = (log, whole)
 
     def page(self, game: str) -> str:
         """The replay page of a stored game (``export --html``'s), following the game live:

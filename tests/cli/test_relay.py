@@ -317,7 +317,7 @@ def test_a_seat_given_up_through_the_relay_is_played_on_by_its_bot(tmp_path, rel
     move = Game.load(alice.game).legal_moves()[0]
     alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
     alice.meeple("send", alice.game, "--relay", relay.url)
-    rounds(carol)  # (blue reveals its part of green's draw: the draw waits for green alone)
+    rounds(carol, bob)  # (blue reveals its part of green's draw, green its own: it draws)
     game_id = Game.load(alice.game).remote.game
     receipts = relay.data / f"{game_id}.receipts"
     kept = [json.loads(line) for line in receipts.read_text().splitlines()]
@@ -326,7 +326,7 @@ def test_a_seat_given_up_through_the_relay_is_played_on_by_its_bot(tmp_path, rel
     receipts.write_text("".join(json.dumps(r) + "\n" for r in kept))
     alice.meeple("receive", alice.game, "--relay", relay.url)
     assert json.loads(alice.meeple("status", alice.game, "--json").stdout)["remote"][
-        "waiting_for"][:1] == ["green"]
+        "waiting_for"][:1] == ["green"] and Game.load(alice.game).phase == "place"
     said = json.loads(alice.meeple("claim-timeout", alice.game, "--relay", relay.url,
                                    "--json").stdout)
     assert said["given_up"] and not said["over"]

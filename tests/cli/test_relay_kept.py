@@ -134,6 +134,14 @@ def test_a_relay_keeps_at_most_its_bound_of_games(tmp_path, monkeypatch, recorde
     stop = _runs(seats)[0][1]
     games.append(ids[0], 0, logfile.line_hash(first[0]), first[1:stop])
     assert list(games._kept) == [ids[2], ids[0]]
+    # (and at most so many lines in all: a game too long to keep is checked whole each time)
+    monkeypatch.setattr(store, "MAX_KEPT", 10)
+    monkeypatch.setattr(store, "MAX_KEPT_LINES", stop + 1)
+    second, seats2, _ = made[1]
+    stop2 = _runs(seats2)[0][1]
+    games.append(ids[1], 0, logfile.line_hash(second[0]), second[1:stop2])
+    assert list(games._kept) == [ids[1]]
+    assert sum(len(log.events) for log, _ in games._kept.values()) <= stop + 1
 
 
 def test_two_processes_of_one_relay_catch_up_on_each_others_lines(tmp_path, monkeypatch,

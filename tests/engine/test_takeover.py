@@ -26,8 +26,8 @@ def given_up(seats: int = 3, turns: int = 4, takeover: str = "greedy", seed: int
     """A classic remote game with a takeover bot, a seat given up a few turns in; returns
     the table, the seat given up and the line of the claim."""
     table = Table("classic", seats, seed=seed, time_per_move=3600, takeover=takeover)
-    for _ in table.lines():
-        if table.game.turn > turns:
+    for _ in table.lines():  # (to a move awaited: no draw or roll waits on the seat claimed)
+        if table.game.turn > turns and table.game.phase == "place":
             break
     waited = waiting_for(table.state, table.signers[-1])[0]
     claimer = (waited + 1) % seats
@@ -94,17 +94,15 @@ def test_a_claim_that_would_leave_one_seat_ends_the_game_instead(seats):
     """One seat left would make every draw from its own chains alone, foreseeing them all:
     a claim that would leave one seat ends the game as RM-4 does."""
     table = Table("classic", seats, seed=9, time_per_move=3600, takeover="greedy")
-    for _ in table.lines():
-        if table.game.turn > 3:
-            break
-    for _ in range(seats - 1):
+    for turn in range(seats - 1):
+        for _ in table.lines():  # (to a move awaited: no draw or roll waits on the seat)
+            if table.game.turn > 3 * (turn + 1) and table.game.phase == "place":
+                break
         waited = waiting_for(table.state, table.signers[-1])[0]
         claimer = next(s for s in range(seats) if s != waited
                        and not table.state.joint.gone[s])
         table.push(claimer, claim(table.state, claimer, 1_800_000_000))
-        for _ in table.lines():  # (a few turns more, before the next claim)
-            if table.game.turn > 6:
-                break
+        assert table.game.over == (turn == seats - 2)
     end = table.events[-1]
     assert table.game.over and isinstance(end, GameEnded)
     assert isinstance(end.forfeit, str) and end.forfeit not in end.winners
@@ -144,7 +142,7 @@ def test_no_outcome_known_at_the_claim_is_used_after_it(seed):
     claim every slot's next event has no element revealed yet."""
     table = Table("classic", 3, seed=seed, time_per_move=3600, takeover="greedy")
     for _ in table.lines():
-        if table.game.turn > 3 + seed:
+        if table.game.turn > 3 + seed and table.game.phase in ("place", "meeple"):
             break
     joint = table.state.joint
     assert joint is not None
@@ -156,3 +154,40 @@ def test_no_outcome_known_at_the_claim_is_used_after_it(seed):
     assert known_before, "the position had elements revealed ahead (mover opens)"
     assert not any(joint.revealed(s, slot) for s in range(3) for slot in range(6)
                    if not joint.gone[s])
+
+
+@pytest.mark.parametrize("edition", ["classic", "star-wars"])
+def test_a_claim_against_the_last_seat_a_draw_or_roll_waits_for_ends_the_game(edition):
+    """That seat knows the outcome (every other element is out): were it given up, the event
+    made anew would let it veto a tile or a roll by going silent; the claim ends the game as
+    RM-4 does instead."""
+    table = Table(edition, 3, seed=4, time_per_move=3600, takeover="greedy", attacks=True)
+    found = None
+    for _ in table.lines():
+        joint = table.state.joint
+        waiting = waiting_for(table.state, table.signers[-1])
+        if table.game.turn > 2 and table.game.phase in ("draw", "dice") and len(waiting) == 1 \
+                and joint is not None and joint.all_committed:
+            found = waiting[0]
+            break
+    assert found is not None, "the game waited for one seat's reveal"
+    claimer = (found + 1) % 3
+    table.push(claimer, claim(table.state, claimer, 1_800_000_000))
+    end = table.events[-1]
+    assert table.game.over and isinstance(end, GameEnded) and end.forfeit == table.colours[found]
+
+
+def test_a_seat_claimed_against_before_it_commits_is_given_up_and_the_game_goes_on():
+    table = Table("classic", 4, seed=2, time_per_move=3600, takeover="greedy")
+    host = waiting_for(table.state, table.signers[-1])[0]
+    assert not table.state.joint.committed[host]
+    claimer = (host + 1) % 4
+    table.push(claimer, claim(table.state, claimer, 1_800_000_000))
+    assert table.state.joint.gone[host] and waiting_for(table.state, claimer)[0] != host
+    with pytest.raises(IllegalMove):  # (not again: it is given up already)
+        table.game.push(msgspec.structs.replace(claim(table.state, (host + 2) % 4, 1),
+                                                against=table.colours[host]))
+    table.play()
+    end = table.events[-1]
+    assert isinstance(end, GameEnded) and end.given_up == (table.colours[host],)
+    assert verify(list(table.events), signers=table.signers).finding is None
