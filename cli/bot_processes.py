@@ -1,8 +1,8 @@
 """The bot programs a process has started and not stopped yet (``meeple.cli.external``), by
 process group: each is stopped when its bot is closed, and at the latest when this process
-ends (an exit hook), or when a pool's worker is terminated (``meeple.cli.bots.parallel``
-calls ``stop_all_bots`` from its SIGTERM handler: this module imports nothing more, so that
-a worker forked while another thread held the import lock can still run it).
+ends by returning, an error or Ctrl-C (an exit hook). A process killed by a signal runs no
+hook: a pool's worker that is terminated leaves its bots to their own end (their input is
+closed: a bot that reads it exits).
 """
 
 from __future__ import annotations

@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.pool import IMapIterator
 from typing import Generic, TypeVar
 
-from meeple.cli.bot_processes import stop_all_bots
-
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -151,17 +149,10 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iter
 
 def _ignore_interrupts() -> None:
     """A worker leaves Ctrl-C to the parent, which terminates the pool: a worker interrupted
-    while it holds the pool's queue lock would leave the parent waiting on it. Terminated
-    (SIGTERM), a worker stops the bot programs it started before it ends."""
+    while it holds the pool's queue lock would leave the parent waiting on it."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _terminated)
-
-
-def _terminated(signum: int, frame: object) -> None:
-    stop_all_bots()  # (imported with this module: a handler imports nothing, see its module)
-    os._exit(128 + signum)
 
 
 def _chunks(items: Iterator[T], size: int) -> Iterator[tuple[T, ...]]:

@@ -1,12 +1,9 @@
 """Bot programs that end (README, "Bots in any language"): a bot program, and its whole
-process group, is stopped on every way out: Ctrl-C during its grace to exit, and a pool's
-worker that is terminated (SIGTERM) while its bots play."""
+process group, is stopped when it is closed, Ctrl-C during its grace to exit included."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import subprocess
 import time
 
@@ -87,23 +84,3 @@ def test_ctrl_c_during_the_grace_still_stops_the_bot_and_what_it_started(tmp_pat
         bot.close()
     monkeypatch.setattr(subprocess.Popen, "wait", wait)
     assert all(_gone(pid) for pid in pids), "the bot or its child is left running"
-
-
-def _worker(program: str) -> None:
-    from meeple.cli.bots.parallel import _ignore_interrupts
-
-    _ignore_interrupts()  # (as each worker of meeple's pools starts)
-    bot = _started(program)
-    assert bot.process is not None
-    time.sleep(120)
-
-
-def test_a_terminated_workers_bots_are_stopped(tmp_path):
-    program = _stubborn(tmp_path)
-    worker = multiprocessing.get_context("fork").Process(target=_worker, args=(program,))
-    worker.start()
-    pids = _pids(program)
-    worker.terminate()  # (SIGTERM, as Pool.terminate sends its workers)
-    worker.join(10)
-    assert worker.exitcode == -signal.SIGTERM or worker.exitcode == 128 + signal.SIGTERM
-    assert all(_gone(pid) for pid in pids), "a bot of the terminated worker is left running"
