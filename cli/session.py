@@ -125,18 +125,20 @@ def _save_interrupted(game: Game) -> NoReturn:
                   "play on", 130)
 
 
-def _seats_play(game: Game, *, autoplaying: bool = False) -> None:
+def _seats_play(game: Game, *, every_seat: str = "refuse") -> None:
     """The recorded bot seats play up to the next person's move (none if a person is to
     act); Ctrl-C saves what they played and exits 130. A log with a bot in every seat is
-    refused, or, ``autoplaying`` (its bot is the one asked to play), left to it.
+    refused (``every_seat`` ``refuse``: a log from elsewhere), or its seats ``play`` (a game
+    this command just set up so, the demo's), or are ``leave``-n to the bot that ``autoplay``
+    was asked to play with.
 
     :raises Failure: a recorded bot this meeple does not have.
     """
     seats = seated_bots(game.state)
     if not seats or game.phase not in ("place", "meeple") or game.player not in seats:
         return
-    if set(seats) >= set(game.state.players):
-        if autoplaying:
+    if set(seats) >= set(game.state.players) and every_seat != "play":
+        if every_seat == "leave":
             return
         # (read as `new` reads its options: a game needs a person, or the seats play on
         # for as long as their recorded budgets say, unasked)
@@ -374,7 +376,7 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
         if failure is None and hasattr(choose, "finish"):
             choose.finish(game.state)
     if failure is None:  # then the recorded bot seats, up to a person's turn
-        _seats_play(game, autoplaying=True)
+        _seats_play(game, every_seat="leave")
     count = len(game.unsaved)
     head = game.save() if count else game.head
     if failure is not None:
@@ -412,7 +414,7 @@ def start_game(path: str, colours: list[str], tileset: TileSetDef, *,
     first = new_game(colours, tileset, names=names, seed=chosen, team=team, table=table,
                      unplaceable=unplaceable, undo=undo, sealed=sealed, bots=bots)
     game = Game.begin(first, chosen if sealed else None)
-    _seats_play(game)
+    _seats_play(game, every_seat="play")
     if not sealed:
         head = game.save(path)
         return Outcome(path, game.state, list(game.events), head)
