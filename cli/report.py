@@ -50,10 +50,10 @@ def next_line(state: GameState) -> str:
             and state.battle is None else "a draw or roll from the seed"
         return (f"Next: {what}: only the seed's holder, where GAME.seed is, writes it "
                 "(`meeple continue GAME`)")
-    seats = views.seated_bots(state)
-    seated = seats.get(who)
+    bot_seats = views.seated_bots(state)
+    seated = bot_seats.get(who)
     if seated is not None and waiting in ("place", "meeple") \
-            and set(seats) >= set(state.players):
+            and set(bot_seats) >= set(state.players):
         return (f"Next: {who}, a bot seat ({seated}); every seat is a bot: `meeple autoplay "
                 "GAME --bot BOT` plays it")
     if seated is not None and waiting in ("place", "meeple"):

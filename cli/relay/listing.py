@@ -74,10 +74,10 @@ class Listing:
                 continue
             seen = self._seen.get(game)
             if seen is None or seen[0] != changed:
-                entry = self._entry(game, setup, changed)
-                if entry is None:
+                shown = self._entry(game, setup, changed)
+                if shown is None:
                     continue
-                seen = (changed, entry)
+                seen = (changed, shown)
                 self._seen[game] = seen
             listed.append(seen[1])
         return listed
