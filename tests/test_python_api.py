@@ -1,4 +1,4 @@
-"""The library API (`meeple.engine.Game`): the README's example runs as written, an illegal
+"""The library API (`meeple.engine.Game`): the documented example runs as written, an illegal
 move leaves a game exactly as it was, and copies are independent."""
 
 import re
@@ -20,14 +20,15 @@ from meeple.events import log
 
 from helpers import run, run_json
 
-README = (Path(__file__).parents[1] / "README.md").read_text()
+#: the Python API's page of the documentation
+API_PAGE = (Path(__file__).parents[1] / "docs" / "reference" / "python-api.md").read_text()
 
 
 def test_the_readme_example_plays_a_game_to_the_end_and_writes_a_valid_log(tmp_path,
                                                                             monkeypatch, capsys):
-    example = re.search(r"## Python API.*?```python\n(.*?)```", README, re.S).group(1)
+    example = re.search(r"^# Python API.*?```python\n(.*?)```", API_PAGE, re.S).group(1)
     monkeypatch.chdir(tmp_path)
-    exec(compile(example, "README.md", "exec"), {})
+    exec(compile(example, "python-api.md", "exec"), {})
     printed = capsys.readouterr().out
     assert "winners:" in printed
     assert run("check", tmp_path / "api-game.jsonl", "--json").stdout.count('"ok": true') == 1
@@ -96,8 +97,9 @@ def test_a_game_exports_what_show_json_prints(tmp_path):
 
 def test_every_engine_module_is_documented_as_public_or_banned_as_a_deep_import():
     """The public API is ``meeple.engine``'s ``__all__`` (at most 30 names) and the submodules
-    the README documents (``meeple.engine.edition`` is where an edition from another package
-    takes its base class and data types from); ruff refuses a deep import of any other."""
+    the documentation's Python API page names before its first section
+    (``meeple.engine.edition`` is where an edition from another package takes its base class
+    and data types from); ruff refuses a deep import of any other."""
     import os
     import re
     import tomllib
@@ -107,8 +109,7 @@ def test_every_engine_module_is_documented_as_public_or_banned_as_a_deep_import(
         banned = tomllib.load(file)["tool"]["ruff"]["lint"]["flake8-tidy-imports"]["banned-api"]
     modules = {name[:-3] for name in os.listdir(os.path.join(root, "engine"))
                if re.fullmatch(r"[a-z_]+\.py", name) and name != "__init__.py"}
-    api_section = README[README.index("## Python API"):]
-    api_section = api_section[:api_section.index("\n## ", 5)]
+    api_section = API_PAGE[:API_PAGE.index("\n## ")]
     documented = set(re.findall(r"`meeple\.engine\.([a-z_]+)`", api_section)) & modules
     assert {"bots", "notation", "check", "playing", "edition"} <= documented
     banned_modules = {key.rpartition(".")[2] for key in banned if key.startswith("meeple.engine.")}

@@ -65,11 +65,12 @@ def test_every_rule_id_the_code_cites_has_its_text():
 
 def test_every_id_in_the_rules_text_is_a_real_one():
     """An id in the text (a rule's own, or one its text cites) is cited by the code, the
-    README or the tests, or is a section whose rules are there."""
+    README, the documentation's pages or the tests, or is a section whose rules are there."""
     from meeple.cli import rulebook
 
     known = set(cited_by_code())
     for text in [(ROOT / "README.md").read_text(encoding="utf-8"),
+                 *(p.read_text(encoding="utf-8") for p in (ROOT / "docs").rglob("*.md")),
                  *(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("*.py")
                    if p != Path(__file__))]:
         known |= _ids_in(text)

@@ -1,0 +1,47 @@
+"""The documentation: the JSON Schemas under docs/schemas/ are what meeple's types generate,
+and the README stays a front door (its two commands first, at most 200 lines, the tile set's
+reconstruction said)."""
+
+import importlib.util
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("make_schemas", ROOT / "docs" / "make_schemas.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_schemas_in_the_documentation_are_those_the_types_generate():
+    folder = ROOT / "docs" / "schemas"
+    generated = _generator().schemas()
+    assert {"log-line.json", "tileset.json", "relay-receipt.json", "watch-games.json"} <= set(generated)
+    for name, text in generated.items():
+        assert (folder / name).read_text(encoding="utf-8") == text, \
+            f"{name} is out of date: python docs/make_schemas.py docs/schemas"
+    from meeple.cli.bot_messages import schemas as bot_schemas
+
+    assert sorted(os.listdir(folder)) == sorted([*generated, *bot_schemas()])
+
+
+def test_the_log_schema_is_what_meeple_schema_prints():
+    import json
+
+    from helpers import run
+
+    printed = json.loads(run("schema").stdout)
+    assert printed == json.loads((ROOT / "docs" / "schemas" / "log-line.json").read_text())
+
+
+def test_the_readme_is_a_front_door():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 200
+    assert lines[2] == "```sh" and lines[5] == "```"
+    assert lines[3].startswith("python3 ") and lines[3].endswith("meeple demo")
+    assert lines[4].startswith("python3 ") and lines[4].endswith("pytest -n 2")
+    assert "*reconstruction*" in "\n".join(lines)
