@@ -85,3 +85,49 @@ def test_every_python_example_of_a_page_runs(page, tmp_path, monkeypatch):
 def test_every_json_example_of_a_page_is_json(page):
     for text in blocks(page.read_text(), "json"):
         json.loads(text)
+
+
+def _command_lines(text: str) -> list[list[str]]:
+    """Every `meeple ...` line of every code block of a text (a console's `$ ` taken off),
+    with a line ending in a backslash joined to the next."""
+    found = []
+    for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.S | re.M):
+        joined = block.replace("\\\n", " ")
+        for line in joined.splitlines():
+            line = line.removeprefix("$ ").strip()
+            if line.startswith("meeple ") or line.startswith(".venv/bin/meeple "):
+                found.append(shlex.split(line, comments=True)[1:])
+    return found
+
+
+def test_every_command_line_in_the_documentation_names_real_commands_and_options():
+    """The examples that cannot run here (a relay, keys, a bot program) still name commands
+    and options that exist: an option renamed or a command removed shows in every page that
+    shows it."""
+    import typer.main
+
+    from meeple.cli.app import app
+
+    root = typer.main.get_command(app)
+    context = root.context_class(root, info_name="meeple")
+    root_options = {o for p in root.get_params(context) for o in p.opts}
+    checked = 0
+    for page in [ROOT / "README.md", *PAGES]:
+        for words in _command_lines(page.read_text()):
+            at = 0
+            while at < len(words) and words[at] in root_options:
+                at += 2 if words[at] == "--lock-timeout" else 1
+            if at >= len(words):
+                continue
+            command = root.get_command(context, words[at])
+            assert command is not None, (page.name, words)
+            if hasattr(command, "list_commands"):
+                at += 1
+                command = command.get_command(context, words[at])
+                assert command is not None, (page.name, words)
+            options = {o for p in command.get_params(context) for o in p.opts + p.secondary_opts}
+            for word in words[at + 1:]:
+                if word.startswith("--"):
+                    assert word.split("=")[0] in options | {"--help"}, (page.name, words, word)
+            checked += 1
+    assert checked >= 60

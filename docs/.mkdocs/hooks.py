@@ -20,7 +20,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import click
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
@@ -76,19 +75,22 @@ def commands_page() -> str:
         "the error format are in [Scripting](../guide/scripting.md).",
         "",
     ]
-    context = click.Context(root, info_name="meeple")
+    context = root.context_class(root, info_name="meeple")
     lines += _command("meeple", root, context, level=2)
     return "\n".join(lines) + "\n"
 
 
-def _command(path: str, command: click.Command, context: click.Context, level: int) -> list[str]:
+def _command(path: str, command, context, level: int) -> list[str]:
+    """A command's section, and its sub-commands' after it (typer's own copy of click's
+    classes: read by what they have, not by their class)."""
     lines = [f"{'#' * level} `{path}`", ""]
     usage = " ".join(command.collect_usage_pieces(context))
     lines += ["```text", f"{path} {usage}".rstrip(), "```", ""]
     if command.help:
         lines += [_text(command.help.strip()), ""]
-    arguments = [p for p in command.get_params(context) if isinstance(p, click.Argument)]
-    options = [p for p in command.get_params(context) if isinstance(p, click.Option)]
+    params = command.get_params(context)
+    arguments = [p for p in params if p.param_type_name == "argument"]
+    options = [p for p in params if p.param_type_name == "option" and not p.hidden]
     for title, params in (("Arguments", arguments), ("Options", options)):
         if not params:
             continue
@@ -96,19 +98,20 @@ def _command(path: str, command: click.Command, context: click.Context, level: i
         for param in params:
             lines.append(_param(param, context))
         lines.append("")
-    if isinstance(command, click.Group):
+    if hasattr(command, "list_commands"):
         for name in sorted(command.list_commands(context)):
             sub = command.get_command(context, name)
             if sub is None or sub.hidden:
                 continue
-            inner = click.Context(sub, info_name=name, parent=context)
+            inner = sub.context_class(sub, info_name=name, parent=context)
             lines += _command(f"{path} {name}", sub, inner, level + (1 if level < 3 else 0))
     return lines
 
 
-def _param(param: click.Parameter, context: click.Context) -> str:
+def _param(param, context) -> str:
     """One argument or option as a list item: its names, its value, its help and default."""
-    if isinstance(param, click.Option):
+    option = param.param_type_name == "option"
+    if option:
         names = ", ".join(param.opts + param.secondary_opts)
         value = "" if param.is_flag or param.count else f" {param.make_metavar(context)}"
         help_text = param.help or ""
@@ -121,8 +124,8 @@ def _param(param: click.Parameter, context: click.Context) -> str:
         notes.append("required")
     default = param.default
     show = getattr(param, "show_default", None)
-    if (default not in (None, False, (), []) and show is not False
-            and not callable(default) and not (isinstance(param, click.Option) and param.is_flag)):
+    if (default not in (None, False, (), [], "") and show is not False
+            and not callable(default) and not (option and param.is_flag)):
         shown = show if isinstance(show, str) else default
         notes.append(f"default: `{shown}`")
     tail = f" ({'; '.join(notes)})" if notes else ""
