@@ -55,6 +55,13 @@ def on_files(files: Files, config) -> Files:
     return files
 
 
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    """Table rows keep ``\\|`` inside code, which GitHub needs to read the pages as Markdown;
+    Python-Markdown's tables never split a row inside code, and would show the backslash."""
+    return "\n".join(line.replace("\\|", "|") if line.startswith("|") else line
+                     for line in markdown.split("\n"))
+
+
 def _text(words: str) -> str:
     """Help text as Markdown: HTML's special characters escaped, code spans kept."""
     return html.escape(words, quote=False)

@@ -1,5 +1,5 @@
-"""A meeple bot in 20 lines: it plays a random legal move (see `--bot cmd:PATH` in the
-README). Try it: meeple autoplay GAME --bot cmd:docs/bots/random_bot.py --to-end"""
+"""A meeple bot in 20 lines: it plays a random legal move (see `cmd:PATH` in
+docs/bots.md). Try it: meeple autoplay GAME --bot cmd:docs/bots/random_bot.py --to-end"""
 
 import json
 import random
