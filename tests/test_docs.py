@@ -45,3 +45,15 @@ def test_the_readme_is_a_front_door():
     assert lines[3].startswith("python3 ") and lines[3].endswith("meeple demo")
     assert lines[4].startswith("python3 ") and lines[4].endswith("pytest -n 2")
     assert "*reconstruction*" in "\n".join(lines)
+
+
+def test_the_readmes_links_lead_to_files_that_exist():
+    """The README is read on its own (the site checks its pages' links when it is built)."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = [t.split("#")[0] for t in re.findall(r"\]\(([^)\s]+)\)", text)
+               if not t.startswith(("http://", "https://", "#"))]
+    assert len(targets) >= 15
+    missing = [t for t in targets if not (ROOT / t).exists()]
+    assert not missing, missing
