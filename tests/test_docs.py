@@ -8,6 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
 
+pytest_plugins = ["pytester"]
+
 
 def _generator():
     spec = importlib.util.spec_from_file_location("make_schemas", ROOT / "docs" / "make_schemas.py")
@@ -57,3 +59,21 @@ def test_the_readmes_links_lead_to_files_that_exist():
     assert len(targets) >= 15
     missing = [t for t in targets if not (ROOT / t).exists()]
     assert not missing, missing
+
+
+def test_the_pytest_pages_example_passes_on_games_it_names(pytester):
+    """docs/pytest.md's example tests, run by pytest with meeple's plug-in on a project whose
+    `games/` holds a recorded game and a game the greedy bots played."""
+    import re
+
+    from test_pytest_plugin import run_bounded
+
+    page = (ROOT / "docs" / "pytest.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"^```python\n(.*?)^```", page, re.S | re.M)
+    games = pytester.path / "games"
+    games.mkdir()
+    fixtures = ROOT / "fixtures"
+    (games / "club_final.jsonl").write_bytes((fixtures / "random_2p_seed_0.jsonl").read_bytes())
+    (games / "arena_1.jsonl").write_bytes((fixtures / "greedy_bots_3p_seed_0.jsonl").read_bytes())
+    pytester.makepyfile(test_example=example)
+    run_bounded(pytester, "test_example.py").assert_outcomes(passed=2)
