@@ -6,7 +6,8 @@ drawn, battle, and at a scoring the cells of the realm it pays for and of the
 cities a realm counted). Its script only shows frames; every figure comes from
 folding the log here, the way ``check`` and ``show`` do. No network, scripts or
 fonts from outside: the file opens offline. The layout fits a phone's width as
-well as a desktop's.
+well as a desktop's; each step's board is drawn at the extent of the game up to
+that line, so early steps fill the frame too.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from meeple.cli.pictures.svgtile import (
     OUTLINE_WIDTH,
     T,
     defs_and_style,
-    extent,
     figure_colours,
     is_large,
     lying,
@@ -228,8 +228,6 @@ def document(log: Game, made: Frames | None = None) -> dict:
     tables, frames, frame_of = made.tables, made.frames, made.frame_of
     #: whether the edition has several kinds of figure, shown as "everyday + others" in reserves
     large = len(state.edition.figures) > 1
-    cells = {(row[0], row[1]) for row in tables.placement_rows}
-    x0, y0, x1, y1 = extent(cells)
     sides = []
     for side in state.sides:
         members = [j for j, c in enumerate(state.players) if state.side_of[c] == side]
@@ -249,7 +247,6 @@ def document(log: Game, made: Frames | None = None) -> dict:
         "title": f"meeple game: {', '.join(p.colour for p in first.players)}",
         "tileset": {"name": escaped(ts.name), "status": ts.status, "sha256": ts.sha256},
         "head": log.head,
-        "extent": [x0, y0, x1, y1],
         "tile": T,
         "large": large,
         "fragments": tables.fragment_svg,
