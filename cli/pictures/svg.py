@@ -136,7 +136,7 @@ def _panel(state: GameState, board_width: int, top: int, marked: bool) -> _Panel
         out.append(f'<text class="winner" x="{PAD}" y="{y}">{xml_text(line)}</text>')
     out.append("</g>")
     entries = legend(state, marked)
-    entry_width = LABEL_X + ICON + max(_measured(label) for _, label in entries)
+    entry_width = LABEL_X + ICON + max((_measured(label) for _, label in entries), default=0)
     width = max(width, 2 * PAD + entry_width)
     columns = 1 + (width - 2 * PAD - entry_width) // (entry_width + GAP)
     y += 34
