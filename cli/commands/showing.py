@@ -100,16 +100,17 @@ def export(
         else:
             say(export_link(loaded))
         return
-    from meeple.cli.pictures.viewer import Frames, PageTooLarge
+    from meeple.cli.pictures.viewer import Frames, PageTooLarge, refuse_too_large
     from meeple.cli.report import export_html
     from meeple.cli.session import open_game
+    from meeple.events import log as logfile
 
-    frames = Frames()  # made as the log is read and checked: one walk
-    try:
-        loaded = open_game(game, visit=frames)
+    try:  # measured from its lines before any rule is applied to them
+        refuse_too_large(logfile.read(game).events)
     except PageTooLarge as exc:
         raise Failure(str(exc), 1) from None
-    export_html(loaded, html, frames)
+    frames = Frames()  # made as the log is read and checked: one walk
+    export_html(open_game(game, visit=frames), html, frames)
 
 
 @commands.command()

@@ -4,6 +4,8 @@ a legend of the edition's features, symbols and figures. Output is deterministic
 
 from __future__ import annotations
 
+import math
+
 from meeple.cli.pictures.looks import roles
 from meeple.cli.pictures.svgtile import (
     DARK,
@@ -22,7 +24,9 @@ from meeple.cli.pictures.svgtile import (
     tile_title,
     xml_text,
 )
+from meeple.cli.pictures.textwidth import text_width
 from meeple.engine import SIDES, Edition, GameState, TileSet, TileType, edition_named
+from meeple.events.text import escaped
 
 #: (what tests and the replay take from the tile drawing is named here too)
 __all__ = ["board_svg", "legend", "meeple_svg", "sheet_svg", "tile_fragment", "xml_text"]
@@ -34,10 +38,10 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
     over), a legend of what the pictures mean in this edition, and ``note``."""
     x0, y0, x1, y1 = extent(state.board)
     board_height = MARGIN + (y1 - y0 + 1) * T + 8
-    width = max(MARGIN + (x1 - x0 + 1) * T + 8, PANEL_WIDTH)
-    panel = _panel(state, width, board_height, highlight is not None)
+    panel = _panel(state, MARGIN + (x1 - x0 + 1) * T + 8, board_height, highlight is not None)
+    width = panel.width
     height = panel.bottom
-    note_lines = _wrapped(note, (width - 2 * PAD) // 7) if note else []
+    note_lines = _wrapped(note, width - 2 * PAD, NOTE_SIZE) if note else []
     height += 18 * len(note_lines) + 8
     out = [_open(width, height, state.edition),
            f"<title>meeple board: {len(state.board)} tiles</title>",
@@ -73,58 +77,78 @@ def board_svg(state: GameState, *, highlight: tuple[int, int] | None, note: str 
 #: the narrowest a board picture is drawn, so that its scores and legend fit under it
 PANEL_WIDTH = 520
 PAD = 12
-#: where the points column of the scores ends
+#: where the points column of the scores ends, unless a side's name needs more room
 POINTS_X = 400
-LEGEND_COLUMN = 170
+#: font sizes of the picture's texts (``svgtile.STYLE``), and the room kept between two texts
+LABEL_SIZE, NOTE_SIZE, GAP = 13, 12, 16
+#: a legend entry's icon spans this far either side of its centre; its label starts after it
+ICON, LABEL_X = 12, 20
 
 
 class _Panel:
-    """The SVG under the board (``parts``) and where it ends."""
+    """The SVG under the board (``parts``), where it ends, and the width the picture needs."""
 
-    def __init__(self, parts: list[str], bottom: int) -> None:
+    def __init__(self, parts: list[str], bottom: int, width: int) -> None:
         self.parts = parts
         self.bottom = bottom
+        self.width = width
 
 
-def _panel(state: GameState, width: int, top: int, marked: bool) -> _Panel:
-    """The sides' names, colours and scores, then the legend, from ``top`` down."""
+def _measured(text: str, size: float = LABEL_SIZE) -> int:
+    """The room ``text`` takes in whatever sans-serif font draws it (``text_width``)."""
+    return math.ceil(text_width(escaped(text), size))
+
+
+def _panel(state: GameState, board_width: int, top: int, marked: bool) -> _Panel:
+    """The sides' names, colours and scores, then the legend, from ``top`` down, laid out by
+    the widest their texts can be drawn, so that none runs into another: the points column
+    moves right of the longest name, the legend's columns are as wide as its longest label,
+    and the picture widens (past ``board_width``) where one column needs it."""
     out = ['<g class="scores">']
     y = top + 20
     heading = "Final scores" if state.winners else f"Scores at turn {state.turn}"
     out.append(f'<text class="heading" x="{PAD}" y="{y}">{heading}</text>')
+    rows = []
     for side in state.sides:
-        y += 24
         members = [c for c in state.players if state.side_of[c] == side]
         names = [state.name_of(c) for c in members]
         label = side if names == [side] else f"{side} ({', '.join(names)})"
+        rows.append((side, members, label, PAD + 22 * len(members) + 6))
+    points_x = max([POINTS_X, *(left + _measured(label) + GAP + _measured(str(state.scores[side]))
+                                for side, _, label, left in rows)])
+    width = max(board_width, PANEL_WIDTH, points_x + PAD)
+    for side, members, label, left in rows:
+        y += 24
         won = state.winners is not None and side in state.winners
         out.append(f'<g class="side"><title>{xml_text(label)}: {state.scores[side]} points'
                    f'{" (winner)" if won else ""}</title>')
         for k, colour in enumerate(members):
             out.append(meeple_svg(PAD + 10 + 22 * k, y - 4, colour, False, colour))
-        left = PAD + 22 * len(members) + 6
         out.append(f'<text class="side-name{" winner" if won else ""}" x="{left}" y="{y}">'
                    f"{xml_text(label)}</text>"
-                   f'<text class="points{" winner" if won else ""}" x="{POINTS_X}" y="{y}">'
+                   f'<text class="points{" winner" if won else ""}" x="{points_x}" y="{y}">'
                    f"{state.scores[side]}</text></g>")
     if state.winners:
         y += 24
         plural = "s" if len(state.winners) > 1 else ""
-        out.append(f'<text class="winner" x="{PAD}" y="{y}">'
-                   f"Winner{plural}: {xml_text(', '.join(state.winners))}</text>")
+        line = f"Winner{plural}: {', '.join(state.winners)}"
+        width = max(width, 2 * PAD + _measured(line))
+        out.append(f'<text class="winner" x="{PAD}" y="{y}">{xml_text(line)}</text>')
     out.append("</g>")
     entries = legend(state, marked)
-    columns = max(1, (width - 2 * PAD) // LEGEND_COLUMN)
+    entry_width = LABEL_X + ICON + max((_measured(label) for _, label in entries), default=0)
+    width = max(width, 2 * PAD + entry_width)
+    columns = 1 + (width - 2 * PAD - entry_width) // (entry_width + GAP)
     y += 34
     out.append(f'<g class="legend"><text class="heading" x="{PAD}" y="{y}">Legend</text>')
     for i, (icon, label) in enumerate(entries):
-        cx = PAD + 12 + (i % columns) * LEGEND_COLUMN
+        cx = PAD + ICON + (i % columns) * (entry_width + GAP)
         cy = y + 22 + (i // columns) * 28
         out.append(f'<g class="legend-entry" transform="translate({cx},{cy})">{icon}'
-                   f'<text class="legend-label" x="20" y="4">{xml_text(label)}</text></g>')
-    rows = (len(entries) + columns - 1) // columns
+                   f'<text class="legend-label" x="{LABEL_X}" y="4">{xml_text(label)}</text></g>')
+    lines = (len(entries) + columns - 1) // columns
     out.append("</g>")
-    return _Panel(out, y + 8 + 28 * rows)
+    return _Panel(out, y + 8 + 28 * lines, width)
 
 
 def legend(state: GameState, marked: bool) -> list[tuple[str, str]]:
@@ -171,11 +195,12 @@ def _legend_figure(large: bool, lying: bool) -> str:
             f'stroke-width="{OUTLINE_WIDTH}"/>')
 
 
-def _wrapped(text: str, columns: int) -> list[str]:
-    """``text`` in lines of at most ``columns`` characters, broken between words."""
+def _wrapped(text: str, room: int, size: float) -> list[str]:
+    """``text`` in lines that take at most ``room`` at font size ``size`` however drawn
+    (``text_width``), broken between words."""
     lines: list[str] = []
     for word in text.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+        if lines and _measured(f"{lines[-1]} {word}", size) <= room:
             lines[-1] += " " + word
         else:
             lines.append(word)
@@ -208,10 +233,17 @@ def sheet_svg(tileset: TileSet, *, note: str | None = None) -> str:
         out.append(f'<g transform="translate({left},{top})"><title>{xml_text(tile.id)} x{tile.count}'
                    f'{start}: {xml_text(_describe(tile))}</title>{tile_fragment(tile, 0, edition)}'
                    f'<rect width="100" height="100" fill="none" stroke="#3a4270"/>'
-                   f'<text class="label" x="50" y="118">{xml_text(tile.id)} x{tile.count}{start}</text>'
-                   "</g>")
+                   f'{_fitted(f"{tile.id} x{tile.count}{start}", cell_w - 4)}</g>')
     out.append("</svg>\n")
     return "".join(out)
+
+
+def _fitted(text: str, room: int) -> str:
+    """A tile's caption centred under it, squeezed into ``room`` (``textLength``) when it may
+    be drawn wider, so that it never runs into its neighbour's."""
+    squeeze = (f' textLength="{room}" lengthAdjust="spacingAndGlyphs"'
+               if _measured(text, NOTE_SIZE) > room else "")
+    return f'<text class="label" x="50" y="118"{squeeze}>{xml_text(text)}</text>'
 
 
 def _describe(tile: TileType) -> str:

@@ -6,12 +6,14 @@ drawn, battle, and at a scoring the cells of the realm it pays for and of the
 cities a realm counted). Its script only shows frames; every figure comes from
 folding the log here, the way ``check`` and ``show`` do. No network, scripts or
 fonts from outside: the file opens offline. The layout fits a phone's width as
-well as a desktop's.
+well as a desktop's; each step's board is drawn at the extent of the game up to
+that line, so early steps fill the frame too.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import escape
 from importlib import resources
 
@@ -26,7 +28,6 @@ from meeple.cli.pictures.svgtile import (
     OUTLINE_WIDTH,
     T,
     defs_and_style,
-    extent,
     figure_colours,
     is_large,
     lying,
@@ -43,6 +44,8 @@ from meeple.events.model import (
     Event,
     GameStarted,
     PointsScored,
+    Redone,
+    TilePlaced,
     TurnEnded,
     Undone,
 )
@@ -114,9 +117,9 @@ def scored_cells(state: GameState, event: PointsScored) -> dict:
     return {"realm": found["tiles"], "cities": [city["tiles"] for city in found.get("cities", [])]}
 
 
-#: the most tiles a replay page draws over all its frames, scored realms' cells included (a
-#: 76-tile game draws about 15,000; the cost of a page grows with events times board size, so
-#: a very long game is refused)
+#: the most tiles a replay page may draw over all its frames (``page_size``; a 76-tile game
+#: needs about 20,000): the cost of a page grows with events times board size, so a very long
+#: game is refused
 PAGE_BUDGET = 2_000_000
 
 
@@ -124,18 +127,55 @@ class PageTooLarge(Exception):
     """A game too long to make into one replay page at a bounded cost."""
 
 
+def page_size(events: Sequence[Event]) -> tuple[int, int]:
+    """The most tiles a board of a log holds, and the most tiles its replay page could draw
+    over all its frames, counted from the lines alone (no rule applied, so a log at its
+    limits is measured in a fraction of a second).
+
+    Each ``tile_placed`` begins an undo step of its own, so an undo whose steps name its seq
+    takes that tile away and a redo naming it puts it back. The page draws the board at every
+    line after the first, and at a scoring the cells of the realm and of each city it counted
+    again, each at most the board."""
+    placements: set[int] = set()
+    on_board: set[int] = set()
+    most = size = 0
+    for event in events[1:]:
+        if isinstance(event, TilePlaced):
+            placements.add(event.seq)
+            on_board.add(event.seq)
+        elif isinstance(event, Undone):
+            on_board.difference_update(event.steps)
+        elif isinstance(event, Redone):
+            on_board.update(placements.intersection(event.steps))
+        board = 1 + len(on_board)  # the start tile too
+        most = max(most, board)
+        size += board * (2 + event.cities) if isinstance(event, PointsScored) else board
+    return most, size
+
+
+def refuse_too_large(events: Sequence[Event]) -> None:
+    """:raises PageTooLarge: when the page of ``events`` could pass ``PAGE_BUDGET``
+    (``page_size``), naming the game's size and the limit."""
+    most, size = page_size(events)
+    if size > PAGE_BUDGET:
+        raise PageTooLarge(f"the game is too long for one replay page: its {len(events):,} "
+                           f"lines, on a board of up to {most:,} tiles, would draw up to "
+                           f"{size:,} tiles over the page's frames, and a page holds at most "
+                           f"{PAGE_BUDGET:,}: use `meeple replay` and `meeple show --turn N` "
+                           "instead")
+
+
 class Frames:
     """The frames of a game's page, made as a walk of its log passes (a visitor of
     ``meeple.engine.check.verify``, so that ``export --html`` walks the log once): each
     distinct frame once (``frames``), the frame of each event (``frame_of``), and the state
-    at the end."""
+    at the end. Measure the log with ``refuse_too_large`` before it is walked so."""
 
     def __init__(self) -> None:
         self.tables = _Tables()
         self.frames = _Interned()
         self.frame_of: list[int] = []
         self.battle: dict | None = None
-        self.cost = 0
         self.state: GameState | None = None
         self.events = 0
 
@@ -147,14 +187,6 @@ class Frames:
                 _frame(state, self.tables, None))))
             return
         scored = scored_cells(state, event) if isinstance(event, PointsScored) else None
-        self.cost += len(state.board)
-        if scored is not None:
-            self.cost += len(scored["realm"]) + sum(len(city) for city in scored["cities"])
-        if self.cost > PAGE_BUDGET:
-            raise PageTooLarge(f"the game is too long for one replay page ({self.events:,}+ "
-                               f"events on a board of up to {len(state.board):,} tiles; the "
-                               f"page holds at most {PAGE_BUDGET:,} tiles over all its frames): "
-                               "use `meeple replay` and `meeple show --turn N` instead")
         battle = self.battle
         if isinstance(event, BattleStarted):
             battle = {"realm": escaped(realm_name(event.realm, state.edition)),
@@ -186,6 +218,7 @@ def document(log: Game, made: Frames | None = None) -> dict:
     events = log.events
     first = events[0]
     assert isinstance(first, GameStarted)
+    refuse_too_large(events)
     if made is None or made.events != len(events):
         made = Frames()
         for event, after in walk(events):
@@ -195,8 +228,6 @@ def document(log: Game, made: Frames | None = None) -> dict:
     tables, frames, frame_of = made.tables, made.frames, made.frame_of
     #: whether the edition has several kinds of figure, shown as "everyday + others" in reserves
     large = len(state.edition.figures) > 1
-    cells = {(row[0], row[1]) for row in tables.placement_rows}
-    x0, y0, x1, y1 = extent(cells)
     sides = []
     for side in state.sides:
         members = [j for j, c in enumerate(state.players) if state.side_of[c] == side]
@@ -216,7 +247,6 @@ def document(log: Game, made: Frames | None = None) -> dict:
         "title": f"meeple game: {', '.join(p.colour for p in first.players)}",
         "tileset": {"name": escaped(ts.name), "status": ts.status, "sha256": ts.sha256},
         "head": log.head,
-        "extent": [x0, y0, x1, y1],
         "tile": T,
         "large": large,
         "fragments": tables.fragment_svg,

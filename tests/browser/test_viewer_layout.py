@@ -162,3 +162,38 @@ def test_a_farm_scoring_highlights_the_farm_and_the_completed_cities_it_counted(
     assert f"the {event.cities} completed cities the farm counted" in page.inner_text("#scored")
     assert errors == []
     page.close()
+
+
+def early_step(path: Path, placements: int) -> tuple[int, set[tuple[int, int]]]:
+    """The index of the line of a recorded game that lays its ``placements``-th tile, and
+    every cell a tile has lain on up to it."""
+    laid: set[tuple[int, int]] = set()
+    for i, (_, state) in enumerate(walk(load(str(path)).events)):
+        laid |= set(state.board)
+        if len(state.board) == placements + 1:
+            return i, laid
+    raise AssertionError(f"no step with {placements} tiles placed")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_an_early_step_fills_the_frame_at_the_extent_of_the_game_so_far(browser, four_players,
+                                                                       viewport):
+    i, laid = early_step(FOUR_PLAYERS, 3)
+    page, errors = opened(browser, four_players, viewport, f"#{i}")
+    assert page.evaluate("document.body.dataset.step") == str(i)
+    tiles, wrap = box(page, "#tiles"), box(page, "#boardwrap")
+    inner_w, inner_h = wrap["width"] - 16, wrap["height"] - 16  # inside its padding
+    if viewport is PHONE:
+        inner_h = box(page, "#board")["height"]  # a phone's board is as tall as its picture
+    filled = max(tiles["width"] / inner_w, tiles["height"] / inner_h)
+    assert filled >= 0.75, f"the step's {len(laid)} tiles fill {filled:.0%} of the frame"
+    xs, ys = {x for x, _ in laid}, {y for _, y in laid}
+    axes = page.eval_on_selector_all("#axes text", "ts => ts.map(t => Number(t.textContent))")
+    assert len(axes) == len(xs) + len(ys), "the axes name the columns and rows laid so far"
+    assert set(axes) == xs | ys
+    page.keyboard.press("End")
+    last = box(page, "#tiles")
+    assert max(last["width"] / inner_w, last["height"] / inner_h) >= 0.75
+    assert len(page.eval_on_selector_all("#axes text", "ts => ts")) > len(axes)
+    assert errors == []
+    page.close()

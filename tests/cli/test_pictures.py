@@ -302,3 +302,31 @@ def test_pictures_never_overwrite_a_game_log_or_write_into_a_folder(tmp_path):
     assert "is a directory" in fail("tiles", "--svg", tmp_path, code=2)
     assert game.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]
+
+
+def test_a_tile_caption_that_may_not_fit_its_cell_is_squeezed_into_it():
+    import msgspec
+
+    tileset = load(str(BATTLE)).state.tileset
+    first, *others = tileset.types.values()
+    long = msgspec.structs.replace(first, id="W" * 30)
+    sheet = sheet_svg(msgspec.structs.replace(tileset, types={long.id: long, **{
+        t.id: t for t in others}}))
+    captions = {t.text: t for t in ET.fromstring(sheet).iter(f"{SVG}text")
+                if t.get("class") == "label" and t.get("y") == "118"}
+    squeezed = captions.pop(f"{long.id} x{long.count}")
+    assert (squeezed.get("textLength"), squeezed.get("lengthAdjust")) == ("116", "spacingAndGlyphs")
+    assert captions and all(t.get("textLength") is None for t in captions.values())
+
+
+def test_the_text_board_at_an_early_seq_spans_that_step_not_the_final_board():
+    from meeple.cli.labels import cell_labels
+
+    events = load(str(FOUR_PLAYERS)).events
+    early = fold(events[:13])
+    assert 2 <= len(early.board) <= 4
+    header = run("show", FOUR_PLAYERS, "--at", 12, "--ascii").stdout.splitlines()[0]
+    xs = [x for x, _ in [*early.board, *cell_labels(early).values()]]
+    assert [int(n) for n in header.split()] == list(range(min(xs), max(xs) + 1))
+    final = run("show", FOUR_PLAYERS, "--ascii").stdout.splitlines()[0]
+    assert len(final.split()) > len(header.split()) + 4
