@@ -15,7 +15,7 @@ import os
 import pickle
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from multiprocessing.pool import IMapIterator
 from typing import Generic, TypeVar
 
@@ -108,7 +108,8 @@ def _ray_map(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]
         pool.terminate()
 
 
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iterator[R]:
+def ordered_map(fn: Callable[[T], R], items: Iterable[T],
+                jobs: int = 0) -> Generator[R, None, None]:
     """``map(fn, items)`` in ``jobs`` processes (0: one per core), streaming, in input order;
     on a Ray cluster's workers after ``use_ray``.
 
