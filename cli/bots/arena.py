@@ -244,7 +244,8 @@ def _play(out: str, settings: dict, tileset, jobs: int, as_json: bool,
     results.sort(key=lambda r: _index(r["file"]))
     summary = summarise(bots, results, ladder)
     summary.update({"edition": settings["edition"], "seed": settings["seed"], "out": out,
-                    "games": len(results), "planned": total, "ladder": ladder})
+                    "games": len(results), "planned": total, "ladder": ladder,
+                    "seeds": len({r["seed"] for r in results})})
     if test is not None:
         summary["sprt"] = {"p0": test.p0, "p1": test.p1, "alpha": 0.05, "beta": 0.05,
                            "model": "pentanomial", "pairs": sum(test.counts),
