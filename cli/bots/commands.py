@@ -36,8 +36,9 @@ def arena(
     seed: Annotated[str, typer.Option(help="Base seed; seed i is SEED-i.")] = "1",
     out: Annotated[str | None, typer.Option(help="Folder for the game logs (default "
                                             "arena-SEED).")] = None,
-    sprt: Annotated[str | None, typer.Option(help="Stop when Wald's test decides: P0,P1, "
-                                             "e.g. 0.5,0.65 (two bots).")] = None,
+    sprt: Annotated[str | None, typer.Option(help="Stop when the SPRT on game pairs decides "
+                                             "the first bot's score a game: P0,P1, e.g. "
+                                             "0.5,0.65 (two bots).")] = None,
     ladder: Annotated[bool, typer.Option("--ladder", help="Every two bots at a table of two, "
                                          "both seatings, rated by Elo.")] = False,
     resume: Annotated[str | None, typer.Option(help="Finish the arena in this folder and "
