@@ -150,6 +150,10 @@ def _seats_play(game: Game, *, every_seat: str = "refuse") -> None:
 
     from meeple.engine import bot_named
 
+    if every_seat != "play":  # (a game just set up has the seats `new` checked)
+        from meeple.cli.seat_ceiling import check_recorded_seats
+
+        check_recorded_seats(game.path, seats)
     # the seats were read and checked with the set-up (``meeple.engine.read_spec``)
     bots = {colour: _announced(colour, spec, bot_named(spec, time.process_time))
             for colour, spec in seats.items()}
@@ -203,6 +207,9 @@ def check_seat(spec: str, what: str, code: int, *, table: bool = False,
                       "names a program would run it on whoever plays on): give it to `meeple "
                       "play --bot` or `autoplay --bot` instead", code)
     check_bot(spec, code)
+    from meeple.cli.seat_ceiling import check_new_seat
+
+    check_new_seat(spec, what)
     if (table or sealed) and not sees_only_the_table(spec):
         raise Failure(f"{what}: {spec} takes its choices from the game's seed, which a "
                       f"{'table' if table else 'sealed'} game does not give it; use mcts", code)

@@ -214,7 +214,7 @@ def _judge(state: GameState, event: Event) -> None:
         finding = None
     elif expected != msgspec.structs.replace(event, prev=None):  # (``_same``, inline)
         finding = Finding(event.seq, "the recorded consequence differs from the rules'",
-                          _rule_of(expected, state), _text(expected, state),
+                          _rule_of(expected, event, state), _text(expected, state),
                           _text(event, state))
     else:
         finding = None
@@ -259,11 +259,29 @@ def _revealed_seed(first: GameStarted, events: list[Event]) -> tuple[str | None,
     return seed, None
 
 
-def _rule_of(event: Event, state: GameState) -> str | None:
-    """The rule a consequence names, or for the end of the game the rule of its winners."""
-    if isinstance(event, GameEnded):
+def _rule_of(expected: Event, event: Event, state: GameState) -> str | None:
+    """The rule a consequence breaks that differs from ``expected``: for the end of the game
+    the rule of its winners; a draw not the seed's, the rule of drawing the top tile of the
+    pile (SW-3.1); a side rolling another number of dice, the rule of the dice a side rolls
+    (SW-5.2); other dice than the seed's, the rule that dice come from the seed (SW-5.6);
+    else the rule the consequence names."""
+    if isinstance(expected, GameEnded):
         return state.rule("winners")
-    return getattr(event, "rule", None)
+    if isinstance(expected, DiceRolled) and isinstance(event, DiceRolled) and \
+            [(r.side, len(r.values)) for r in expected.rolls] != \
+            [(r.side, len(r.values)) for r in event.rolls]:
+        return state.rule("contest")
+    if isinstance(expected, TileDrawn | TileSetAside):
+        return state.rule("draw")
+    if isinstance(expected, DiceRolled):
+        return state.rule("chance")
+    return getattr(expected, "rule", None)
+
+
+def _turn_rule(state: GameState) -> str:
+    """The rule of whose turn it is: the edition's turn order, or where it names none, its
+    rule of the player who draws and places."""
+    return state.edition.rules.get("turn") or state.rule("draw")
 
 
 def _same_but_position(expected: Event, event: Event) -> bool:
@@ -291,7 +309,8 @@ def _check_sealed_chance(state: GameState, event: Event) -> Finding | None:
         return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event, state))
     if not _same(decided, event):
         return Finding(event.seq, "the recorded draw or roll differs from what the rules record",
-                       None, _text(decided, state), _text(event, state))
+                       _rule_of(decided, event, state), _text(decided, state),
+                       _text(event, state))
     return None
 
 
@@ -309,6 +328,10 @@ def _check_input(state: GameState, event: Event) -> Finding | None:
     except RulesError as exc:
         return Finding(event.seq, f"illegal: {exc.message}", exc.rule, exc.legal, _text(event, state))
     if not _same(decided[0], event):
+        player = getattr(event, "player", None)
+        if player is not None and player != getattr(decided[0], "player", player):
+            return Finding(event.seq, f"{player} moved where it is {state.player}'s turn",
+                           _turn_rule(state), _text(decided[0], state), _text(event, state))
         return Finding(event.seq, "the recorded move differs from what the rules record for it",
                        None, _text(decided[0], state), _text(event, state))
     joint = state.joint

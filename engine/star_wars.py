@@ -111,7 +111,7 @@ class StarWars(Edition):
         "players": "SW-1.5", "place": "SW-3.1", "draw": "SW-3.1", "unplaceable": "SW-3.2",
         "meeple": "SW-4.2", "target": "SW-4.1", "reserve": "SW-4.4", "tiles": "SW-1.1",
         "start": "SW-2.1", "chance": "SW-5.6", "attack": "SW-4.3", "dice": "SW-5.3", "resolve": "SW-5.1",
-        "contest": "SW-5.2", "symbols": "SW-1.4", "take-back": "SW-4.1",
+        "contest": "SW-5.2", "symbols": "SW-1.4", "take-back": "SW-4.1", "turn": "SW-2.2",
         "complete": "SW-6.3", "final": "SW-7.2", "end": "SW-7.1", "winners": "SW-7.3",
     }
     target_syntax = ("targets are route:E, asteroid:N (edge N, E, S or W as the tile lies), "

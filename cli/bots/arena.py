@@ -1,17 +1,23 @@
 """``meeple arena``: bots against each other over paired games, with the statistics to tell
 them apart.
 
-Each seed is played once per seating, the bots' seats rotated (two bots: each seed twice,
-seats swapped), so luck in the tiles falls on every bot alike. Every game is written to
-``OUT/arena-SEED-I.jsonl`` (the players named by their bots), and every such log passes
-``meeple check``: a bot program that fails stops its game at its last legal move and loses
-it (the others share the win by their scores so far). The games run on every core; logs
-are written by this process, whole, for the games counted. Reported: each bot's wins (a
-tie counts half) with a 95% Wilson interval, its mean score in the games played out, the
-mean score difference of the first two bots with its standard error, and each bot's time a
-move (CPU seconds for the engine's bots, wall-clock seconds waiting for a program).
-``--sprt P0,P1`` stops as soon as Wald's test decides whether the first bot wins at most
-P0 or at least P1 of its games (errors 5%).
+Each seed is played in every seating (``meeple.cli.bots.tally``: all permutations of the
+bots at one table, or with ``--ladder`` both seatings of every two bots), so luck in the
+tiles falls on every bot alike. Every game is written to ``OUT/arena-SEED-I.jsonl`` (the
+players named by their bots), and every such log passes ``meeple check``: a bot program that
+fails stops its game at its last legal move and loses it (the others share the win by their
+scores so far). The games run on every core; logs are written by this process, whole, for
+the games counted. The folder records the arena (``arena.json``) and its summary
+(``summary.json``), which ``--resume`` recomputes from the logs after playing what is left.
+
+Reported: each bot's wins (a tie counts half) with a 95% Wilson interval, its mean share
+with the error over seeds (paired), its Elo (``meeple.cli.bots.elo``), its mean score in the
+games played out, every two bots at a table of two in the pentanomial model, the mean score
+difference of the first two bots, and each bot's time a move (CPU seconds for the engine's
+bots, wall-clock seconds waiting for a program). ``--sprt P0,P1`` stops as soon as the
+pentanomial GSPRT (``meeple.cli.bots.stats.PairSprt``) decides whether the first bot scores
+at most P0 or at least P1 a game (errors 5%). Ctrl-C stops the arena with the tally of the
+games written, exit 130.
 """
 
 from __future__ import annotations
@@ -21,7 +27,19 @@ import os
 import time
 
 from meeple.cli.bots.simulating import check_seed, prepare_folder
-from meeple.cli.bots.stats import Sprt, mean_and_error, wilson
+from meeple.cli.bots.stats import PairSprt
+from meeple.cli.bots.tally import (
+    SUMMARY,
+    folder_results,
+    game_name,
+    group_size,
+    note_result,
+    outcome,
+    read_manifest,
+    schedule,
+    summarise,
+    write_manifest,
+)
 from meeple.cli.output import emit_json, say
 from meeple.cli.session import bot_label, bot_turns, check_bot, check_move_time, make_bot
 from meeple.cli.store import Failure
@@ -30,10 +48,6 @@ from meeple.events import log as logfile
 
 #: the most games one arena plays
 MAX_GAMES = 100_000
-
-
-def game_name(seed: str, index: int) -> str:
-    return f"arena-{seed}-{index}.jsonl"
 
 
 class _Timed:
@@ -86,15 +100,10 @@ def play_one(job: tuple) -> dict:
     result: dict = {"file": path, "seed": seed, "seats": list(seating), "scores": scores,
                     "seconds": [t.seconds for t in timed], "moves": [t.moves for t in timed],
                     "stopped": None, "events": list(game.events), "info": infos}
-    # a bot that fails loses; the others share the win by their scores so far
-    alive = list(range(len(colours)))
+    failed = colours.index(state.player) if failure is not None else None
     if failure is not None:
-        loser = colours.index(state.player)
-        result["stopped"] = {"seat": loser, "bot": seating[loser], "reason": failure.reason}
-        alive.remove(loser)
-    best = max(scores[i] for i in alive)
-    top = [i for i in alive if scores[i] == best]
-    result["shares"] = [1.0 / len(top) if i in top else 0.0 for i in range(len(colours))]
+        result["stopped"] = {"seat": failed, "bot": seating[failed], "reason": failure.reason}
+    result["shares"] = outcome(scores, failed)
     return result
 
 
@@ -110,74 +119,29 @@ def write_info(game_file: str, infos: list[dict]) -> None:
             out.writelines(json.dumps(info, ensure_ascii=True) + "\n" for info in infos)
 
 
-def _work(out: str, bots: list[str], seeds: int, seed: str, colours: list[str], tileset,
-          move_time: float):
-    index = 0
-    for s in range(seeds):
-        for turn in range(len(bots)):
-            seating = bots[turn:] + bots[:turn]
-            yield (os.path.join(out, game_name(seed, index)), f"{seed}-{s}", seating, colours,
-                   tileset, move_time)
-            index += 1
+def _work(out: str, settings: dict, colours: list[str], tileset):
+    """The games of the arena not written yet, in order."""
+    for index, seed, seating in schedule(settings["bots"], settings["ladder"],
+                                         settings["seeds"], settings["seed"]):
+        path = os.path.join(out, game_name(settings["seed"], index))
+        if not os.path.exists(path):
+            yield path, seed, list(seating), colours, tileset, settings["move_time"]
 
 
-def summarise(bots: list[str], results: list[dict]) -> dict:
-    """Per bot: games, wins (ties half) and their Wilson interval, mean score, seconds a
-    move, games lost by failing; for the first two bots the mean score difference."""
-    per: dict[str, dict] = {b: {"bot": b, "games": 0, "wins": 0.0, "scores": [], "seconds": 0.0,
-                                "moves": 0, "failed": 0} for b in bots}
-    diffs = []
-    for result in results:
-        whole = result["stopped"] is None  # a stopped game's scores count for nothing
-        for seat, bot in enumerate(result["seats"]):
-            entry = per[bot]
-            entry["games"] += 1
-            entry["wins"] += result["shares"][seat]
-            if whole:
-                entry["scores"].append(result["scores"][seat])
-            entry["seconds"] += result["seconds"][seat]
-            entry["moves"] += result["moves"][seat]
-            if result["stopped"] and result["stopped"]["seat"] == seat:
-                entry["failed"] += 1
-        if whole:
-            seat_of = {bot: seat for seat, bot in enumerate(result["seats"])}
-            diffs.append(result["scores"][seat_of[bots[0]]] - result["scores"][seat_of[bots[1]]])
-    table = []
-    for bot in dict.fromkeys(bots):
-        entry = per[bot]
-        low, high = wilson(entry["wins"], entry["games"])
-        mean, error = mean_and_error([float(s) for s in entry["scores"]])
-        table.append({"bot": bot, "games": entry["games"], "wins": entry["wins"],
-                      "win_rate": entry["wins"] / entry["games"] if entry["games"] else None,
-                      "wilson95": [round(low, 4), round(high, 4)],
-                      "mean_score": round(mean, 2) if entry["scores"] else None,
-                      "mean_score_se": round(error, 2),
-                      "seconds_per_move": (entry["seconds"] / entry["moves"]
-                                           if entry["moves"] else None),
-                      "clock": "wall" if bot.startswith("cmd:") else "cpu",
-                      "failed": entry["failed"]})
-    summary: dict = {"bots": table}
-    if diffs:
-        mean, error = mean_and_error([float(d) for d in diffs])
-        summary["score_difference"] = {"of": bots[0], "over": bots[1], "mean": round(mean, 2),
-                                       "se": round(error, 2), "games": len(diffs)}
-    return summary
+#: the most bots a ladder rates
+MAX_LADDER = 16
 
 
-def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, tileset,
-              jobs: int, sprt: tuple[float, float] | None, move_time: float,
-              as_json: bool) -> None:
-    """Play the arena (see the module) and report it.
+def check_arena(bots: list[str], games: int, edition: str, sprt, ladder: bool,
+                move_time: float) -> None:
+    """The arena's settings, checked.
 
-    :raises Failure: (2) bad bots, game count, seed or folder; ``LogError`` if a game file
-        exists already (nothing is overwritten).
+    :raises Failure: (2) bad bots, game count, move time or SPRT.
     """
-    from meeple.cli.bots.parallel import ordered_map, usable_jobs
-    from meeple.cli.progress import progress
-
-    if not 2 <= len(bots) <= edition_named(edition).players[1]:
-        raise Failure(f"--bots names {len(bots)} bot(s); a table takes 2 to "
-                      f"{edition_named(edition).players[1]}", 2)
+    most = MAX_LADDER if ladder else edition_named(edition).players[1]
+    if not 2 <= len(bots) <= most:
+        raise Failure(f"--bots names {len(bots)} bot(s); {'a ladder' if ladder else 'a table'} "
+                      f"takes 2 to {most}", 2)
     for bot in bots:
         check_bot(bot)
     if len(set(bots)) != len(bots):
@@ -188,67 +152,156 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     check_move_time(move_time)
     if not 1 <= games <= MAX_GAMES:
         raise Failure(f"--games must be 1 to {MAX_GAMES:,}; got {games}", 2)
-    if sprt is not None and len(bots) != 2:
-        raise Failure("--sprt compares two bots", 2)
-    usable_jobs(jobs)
-    seeds = -(-games // len(bots))
-    check_seed(seed, seeds * len(bots), game_name)
-    colours = list(edition_named(edition).colours[:len(bots)])
+    if sprt is not None and (len(bots) != 2 or ladder):
+        raise Failure("--sprt compares two bots at one table", 2)
+
+
+def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, tileset,
+              jobs: int, sprt: tuple[float, float] | None, move_time: float,
+              as_json: bool, ladder: bool = False) -> None:
+    """Play the arena (see the module) and report it.
+
+    :raises Failure: (2) bad bots, game count, seed or folder; (130) Ctrl-C, after the tally
+        of the games written; ``LogError`` if a game file exists already (nothing is
+        overwritten).
+    """
+    check_arena(bots, games, edition, sprt, ladder, move_time)
+    size = len(bots) * (len(bots) - 1) if ladder else group_size(bots, False)
+    seeds = -(-games // size)
+    check_seed(seed, seeds * size, game_name)
     prepare_folder(out)
-    taken = [n for n in range(seeds * len(bots))
+    taken = [n for n in range(seeds * size)
              if os.path.exists(os.path.join(out, game_name(seed, n)))]
     if taken:
         raise logfile.LogError("exists", os.path.join(out, game_name(seed, taken[0])),
                                "already exists; an arena never overwrites a game: choose "
-                               "another --out or --seed; nothing was written")
-    test = Sprt(*sprt) if sprt is not None else None
-    results: list[dict] = []
+                               "another --out or --seed, or `meeple arena --resume` it; "
+                               "nothing was written")
+    settings = {"bots": bots, "seed": seed, "seeds": seeds, "ladder": ladder,
+                "edition": edition, "move_time": move_time,
+                "sprt": list(sprt) if sprt else None}
+    write_manifest(out, settings)
+    _play(out, settings, tileset, jobs, as_json, [])
+
+
+def resume_arena(out: str, jobs: int, as_json: bool) -> None:
+    """Finish the arena recorded in ``out`` (the games not written yet) and tally it from
+    its logs.
+
+    :raises Failure: (2) no arena's record there; (3) a game that does not read.
+    """
+    from meeple.cli.store import game_tileset
+
+    settings = read_manifest(out)
+    check_arena(settings["bots"], 1, settings["edition"], settings["sprt"],
+                settings["ladder"], settings["move_time"])
+    written = folder_results(out, settings)
+    _play(out, settings, game_tileset(settings["edition"], None, []), jobs, as_json, written)
+
+
+def _play(out: str, settings: dict, tileset, jobs: int, as_json: bool,
+          results: list[dict]) -> None:
+    """Play the games of the arena not written yet, after ``results`` (those written), and
+    report; Ctrl-C reports the games written and exits 130."""
+    from meeple.cli.bots.parallel import ordered_map, usable_jobs
+    from meeple.cli.progress import progress
+
+    usable_jobs(jobs)
+    bots, ladder = settings["bots"], settings["ladder"]
+    colours = list(edition_named(settings["edition"]).colours[:2 if ladder else len(bots)])
+    test = PairSprt(*settings["sprt"]) if settings["sprt"] else None
     verdict = None
-    work = _work(out, bots, seeds, seed, colours, tileset, move_time)
-    with progress(seeds * len(bots), as_json) as advance:
-        for result in ordered_map(play_one, work, jobs):
-            result["head"] = logfile.create(result["file"], result.pop("events"))
-            write_info(result["file"], result.pop("info"))
-            results.append(result)
-            advance()
-            if test is not None:
-                test.add(result["shares"][result["seats"].index(bots[0])])
-                if len(results) % len(bots) == 0 and (verdict := test.verdict()) is not None:
-                    break
-    summary = summarise(bots, results)
-    summary.update({"edition": edition, "seed": seed, "out": out, "games": len(results),
-                    "seeds": len(results) // len(bots)})
+    by_seed: dict[str, list[dict]] = {}
+    if test is not None:
+        for result in results:
+            by_seed.setdefault(result["seed"], []).append(result)
+        for pair in by_seed.values():
+            if len(pair) == 2:
+                test.add(_points(pair, bots[0]))
+        verdict = test.verdict()
+    total = settings["seeds"] * len(list(schedule(bots, ladder, 1, "")))
+    interrupted = False
+    games = ordered_map(play_one, _work(out, settings, colours, tileset), jobs)
+    try:
+        with progress(total - len(results), as_json) as advance:
+            for result in games if verdict is None else ():
+                result["head"] = logfile.create(result["file"], result.pop("events"))
+                write_info(result["file"], result.pop("info"))
+                note_result(out, result)
+                results.append(result)
+                advance()
+                if test is not None:
+                    pair = by_seed.setdefault(result["seed"], [])
+                    pair.append(result)
+                    if len(pair) == 2:
+                        test.add(_points(pair, bots[0]))
+                        if (verdict := test.verdict()) is not None:
+                            break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        games.close()
+    results.sort(key=lambda r: _index(r["file"]))
+    summary = summarise(bots, results, ladder)
+    summary.update({"edition": settings["edition"], "seed": settings["seed"], "out": out,
+                    "games": len(results), "planned": total, "ladder": ladder,
+                    "seeds": len({r["seed"] for r in results})})
     if test is not None:
         summary["sprt"] = {"p0": test.p0, "p1": test.p1, "alpha": 0.05, "beta": 0.05,
+                           "model": "pentanomial", "pairs": sum(test.counts),
                            "llr": round(test.llr, 4), "verdict": verdict}
+    with open(os.path.join(out, SUMMARY), "w", encoding="utf-8") as f:
+        f.write(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     if as_json:
         emit_json({"summary": summary, "games": results})
-        return
-    _say(summary)
+    else:
+        _say(summary)
+    if interrupted:
+        raise Failure(f"interrupted: {len(results)} of {total} games written, tallied above; "
+                      f"`meeple arena --resume {out}` plays the rest", 130)
+
+
+def _index(path: str) -> int:
+    return int(os.path.basename(path).rsplit("-", 1)[1].split(".")[0])
+
+
+def _points(pair: list[dict], bot: str) -> float:
+    """What ``bot`` made of a pair of games (0 to 2 points)."""
+    return sum(r["shares"][r["seats"].index(bot)] for r in pair)
 
 
 def _say(summary: dict) -> None:
     names = [row["bot"] for row in summary["bots"]]
-    say(f"arena: {' vs '.join(names)} · {summary['edition']} · {summary['games']} games "
-        f"({summary['seeds']} seeds, every seating) · logs in {summary['out']}")
+    kind = "ladder, every two bots in both seatings" if summary["ladder"] else "every seating"
+    say(f"arena: {' vs '.join(names)} · {summary['edition']} · {summary['games']} of "
+        f"{summary['planned']} games ({kind}) · logs in {summary['out']}")
     width = max(len(n) for n in names)
-    for row in summary["bots"]:
+    for row in sorted(summary["bots"], key=lambda r: -(r["elo"] or 0)):
         low, high = row["wilson95"]
         per_move = row["seconds_per_move"]
         mean = f"{row['mean_score']:.1f}" if row["mean_score"] is not None else "-"
         timing = f"{per_move:.3f} s {row['clock']} a move" if per_move is not None else "-"
         failed = f" · {row['failed']} game(s) lost by failing" if row["failed"] else ""
-        say(f"  {row['bot']:<{width}}  wins {row['wins']:g}/{row['games']} = "
-            f"{row['win_rate']:.3f} (95% Wilson {low:.3f} to {high:.3f}) · mean score "
-            f"{mean} · {timing}{failed}")
+        rate = f"{row['win_rate']:.3f}" if row["win_rate"] is not None else "-"
+        elo = (f"Elo {row['elo']:+.0f} ± {row['elo_se']:.0f}" if row["elo"] is not None
+               and row["elo_se"] is not None else "Elo -")
+        say(f"  {row['bot']:<{width}}  {elo} · wins {row['wins']:g}/{row['games']} = {rate} "
+            f"(95% Wilson {low:.3f} to {high:.3f}; per seed {row['paired_se']:.3f} s.e.) · "
+            f"mean score {mean} · {timing}{failed}")
+    for pairing in summary["pairings"]:
+        a, b = pairing["bots"]
+        elo = pairing["elo"]
+        say(f"  {a} vs {b}: {pairing['score']:.3f} a game over {pairing['pairs']} pairs "
+            f"(pentanomial {'/'.join(map(str, pairing['pentanomial']))}, s.e. "
+            f"{pairing['se']:.3f}), Elo {'-' if elo is None else f'{elo:+.0f}'}")
     diff = summary.get("score_difference")
     if diff:
         say(f"  score difference {diff['of']} - {diff['over']}: {diff['mean']:+.1f} a game "
-            f"(standard error {diff['se']:.1f}, {diff['games']} games)")
+            f"(standard error over seeds {diff['se']:.1f}, {diff['games']} games)")
     sprt = summary.get("sprt")
     if sprt:
-        words = {"H1": f"decided: {names[0]} wins at least {sprt['p1']:g} of its games",
-                 "H0": f"decided: {names[0]} wins at most {sprt['p0']:g} of its games",
+        words = {"H1": f"decided: {names[0]} scores at least {sprt['p1']:g} a game",
+                 "H0": f"decided: {names[0]} scores at most {sprt['p0']:g} a game",
                  None: "not decided yet (play more games)"}[sprt["verdict"]]
-        say(f"  SPRT (P0 {sprt['p0']:g}, P1 {sprt['p1']:g}, 5% errors): {words}; "
-            f"log-likelihood ratio {sprt['llr']:.2f}")
+        say(f"  SPRT on {sprt['pairs']} pairs (P0 {sprt['p0']:g}, P1 {sprt['p1']:g}, 5% "
+            f"errors): {words}; log-likelihood ratio {sprt['llr']:.2f}")

@@ -29,14 +29,20 @@ commands = typer.Typer()
 @commands.command()
 @guarded
 def arena(
-    bots: Annotated[str, typer.Option(help="Two to five bots, comma-separated: " + BOT_HELP)],
+    bots: Annotated[str | None, typer.Option(help="Two to five bots, comma-separated (a "
+                                            "ladder: up to 16): " + BOT_HELP)] = None,
     games: Annotated[int, typer.Option(help="How many games, rounded up to every seating of "
                                        "each seed.")] = 20,
     seed: Annotated[str, typer.Option(help="Base seed; seed i is SEED-i.")] = "1",
     out: Annotated[str | None, typer.Option(help="Folder for the game logs (default "
                                             "arena-SEED).")] = None,
-    sprt: Annotated[str | None, typer.Option(help="Stop when Wald's test decides: P0,P1, "
-                                             "e.g. 0.5,0.65 (two bots).")] = None,
+    sprt: Annotated[str | None, typer.Option(help="Stop when the SPRT on game pairs decides "
+                                             "the first bot's score a game: P0,P1, e.g. "
+                                             "0.5,0.65 (two bots).")] = None,
+    ladder: Annotated[bool, typer.Option("--ladder", help="Every two bots at a table of two, "
+                                         "both seatings, rated by Elo.")] = False,
+    resume: Annotated[str | None, typer.Option(help="Finish the arena in this folder and "
+                                               "tally it from its logs.")] = None,
     move_time: MoveTime = 10.0,
     jobs: Annotated[int, typer.Option(help="Processes to use (0: one per core).")] = 0,
     edition: Edition = None,
@@ -44,10 +50,20 @@ def arena(
     ray_address: RayAddress = None,
     as_json: Json = False,
 ) -> None:
-    """Bots against each other: paired games, every log written, wins with 95% intervals."""
-    from meeple.cli.bots.arena import run_arena
+    """Bots against each other: paired games in every seating, every log written, wins with
+    95% intervals, Elo ratings."""
+    from meeple.cli.bots.arena import resume_arena, run_arena
 
     ray_option(ray, ray_address)
+    if resume is not None:
+        if bots is not None or sprt is not None or ladder or out is not None or \
+                edition is not None:
+            fail("--resume takes the arena's settings from its folder: give it with --jobs, "
+                 "--ray and --json only", 2)
+        resume_arena(resume, jobs, as_json)
+        return
+    if bots is None:
+        fail("arena needs --bots (or --resume FOLDER)", 2)
     from meeple.cli.store import game_tileset
     from meeple.engine import DEFAULT
 
@@ -62,7 +78,7 @@ def arena(
         test = (p0, p1)
     name = edition or DEFAULT
     run_arena(comma_list(bots), games, seed, out or f"arena-{seed}", name,
-              game_tileset(edition, None, []), jobs, test, move_time, as_json)
+              game_tileset(edition, None, []), jobs, test, move_time, as_json, ladder)
 
 
 @commands.command()

@@ -13,11 +13,15 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
+import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from multiprocessing.pool import IMapIterator
 from typing import Generic, TypeVar
+
+from meeple.cli.bot_processes import adopt_orphans, note_in, stop_adopted, stop_noted
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -108,7 +112,8 @@ def _ray_map(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]
         pool.terminate()
 
 
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iterator[R]:
+def ordered_map(fn: Callable[[T], R], items: Iterable[T],
+                jobs: int = 0) -> Generator[R, None, None]:
     """``map(fn, items)`` in ``jobs`` processes (0: one per core), streaming, in input order;
     on a Ray cluster's workers after ``use_ray``.
 
@@ -131,10 +136,14 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iter
     size = max(1, min(MAX_CHUNK, len(first) // (workers * 8)))
     feed = _Feed(_chunks(itertools.chain(first, items), size), room=workers * AHEAD)
     others = _children()
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts)
+    notes = tempfile.mkdtemp(prefix="meeple-bots-")
+    adopting = adopt_orphans(True)
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_setup,
+                                                    initargs=(notes,))
     # the workers, noted before any work reaches them: one that died on its first input and
     # was replaced at once would otherwise never be missed
     started = _children() - others
+    previous = _stop_on_sigterm()
     try:
         # chunks are made here, not by imap, whose chunked results cannot be awaited with a
         # timeout
@@ -145,14 +154,41 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0) -> Iter
         feed.stop()
         pool.terminate()
         pool.join()
+        # the workers ran no hook of their own: their bot programs are stopped from here
+        stop_noted(notes)
+        if adopting:
+            stop_adopted()
+            adopt_orphans(False)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
-def _ignore_interrupts() -> None:
+def _worker_setup(notes: str) -> None:
     """A worker leaves Ctrl-C to the parent, which terminates the pool: a worker interrupted
-    while it holds the pool's queue lock would leave the parent waiting on it."""
-    import signal
-
+    while it holds the pool's queue lock would leave the parent waiting on it. It notes the
+    bot programs it starts in ``notes``, for the parent to stop once it is terminated
+    (``meeple.cli.bot_processes``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # (a worker forked after the parent set its SIGTERM handler keeps the default one)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    note_in(notes)
+
+
+class Terminated(SystemExit):
+    """SIGTERM reached the parent of a pool: it ends as the signal would (exit 143), once
+    the pool and its bot programs are stopped."""
+
+
+def _stop_on_sigterm():
+    """In the main thread: SIGTERM raises ``Terminated``, so that the pool is stopped with
+    its bot programs rather than left running; the handler it replaces (None elsewhere)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminated(signum, frame):
+        raise Terminated(128 + signal.SIGTERM)
+
+    return signal.signal(signal.SIGTERM, terminated)
 
 
 def _chunks(items: Iterator[T], size: int) -> Iterator[tuple[T, ...]]:

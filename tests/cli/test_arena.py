@@ -254,7 +254,10 @@ def test_an_sprt_writes_the_games_it_counts_and_no_others(tmp_path):
     out = tmp_path / "q"
     report = run_json("arena", "--bots", "greedy,random", "--games", "400", "--seed", "w",
                       "--out", out, "--sprt", "0.5,0.65", "--jobs", "2")
-    assert sorted(os.listdir(out)) == sorted(os.path.basename(g["file"]) for g in report["games"])
+    games = sorted(n for n in os.listdir(out) if n.endswith(".jsonl"))
+    assert games == sorted(os.path.basename(g["file"]) for g in report["games"])
+    # beside them, the arena's record, its games' timings and its summary
+    assert set(os.listdir(out)) - set(games) == {"arena.json", "results.ndjson", "summary.json"}
 
 
 @pytest.mark.slow  # starts processes

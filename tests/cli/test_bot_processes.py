@@ -1,5 +1,7 @@
 """Bot programs that end (README, "Bots in any language"): a bot program, and its whole
-process group, is stopped when it is closed, Ctrl-C during its grace to exit included."""
+process group, is stopped when it is closed, Ctrl-C during its grace to exit included, and
+when the pool of processes that plays `arena` or `simulate` is stopped (Ctrl-C, SIGTERM of
+the command or of one of its workers)."""
 
 from __future__ import annotations
 
@@ -84,3 +86,97 @@ def test_ctrl_c_during_the_grace_still_stops_the_bot_and_what_it_started(tmp_pat
         bot.close()
     monkeypatch.setattr(subprocess.Popen, "wait", wait)
     assert all(_gone(pid) for pid in pids), "the bot or its child is left running"
+
+
+#: a bot that notes its pid in the folder given, answers each move after a moment, and once
+#: its input ends or its output breaks neither exits nor lets SIGTERM end it
+LINGERING = """\
+import json, os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+open(os.path.join(sys.argv[0] + ".pids", str(os.getpid())), "w").close()
+try:
+    for line in sys.stdin:
+        if json.loads(line)["type"] == "move":
+            time.sleep(0.02)
+            print(json.dumps({"move": 0}), flush=True)
+except Exception:
+    pass
+time.sleep(120)
+"""
+
+
+def _lingering(tmp_path, name: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(LINGERING)
+    (tmp_path / f"{name}.py.pids").mkdir()
+    return str(path)
+
+
+def _noted_pids(tmp_path, names) -> list[int]:
+    return [int(p) for n in names for p in os.listdir(tmp_path / f"{n}.py.pids")]
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "worker-sigterm"])
+@pytest.mark.parametrize("command", ["arena", "simulate"])
+def test_no_bot_program_outlives_a_pool_that_is_stopped(tmp_path, command, how):
+    import signal
+    import sys
+
+    names = ["lingers_a", "lingers_b"] if command == "arena" else ["lingers_a"]
+    bots = [_lingering(tmp_path, n) for n in names]
+    if command == "arena":
+        args = ["arena", "--bots", ",".join(f"cmd:{b}" for b in bots), "--games", "40"]
+    else:
+        args = ["simulate", "--bot", f"cmd:{bots[0]}", "--games", "40"]
+    process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", *args, "--seed", "p",
+                                "--out", str(tmp_path / "out"), "--jobs", "2"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_noted_pids(tmp_path, names)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_noted_pids(tmp_path, names)) >= 2, "the bots did not start"
+        if how == "ctrl-c":
+            process.send_signal(signal.SIGINT)
+        elif how == "sigterm":
+            process.send_signal(signal.SIGTERM)
+        else:  # one of the pool's workers is sent SIGTERM
+            workers = [p for p in _children(process.pid)
+                       if any(p in map(int, _ancestors(b)) for b in _noted_pids(tmp_path, names))]
+            assert workers, "no worker of the pool runs a bot"
+            os.kill(workers[0], signal.SIGTERM)
+        workers = _children(process.pid)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    # (a worker that dies is an internal error, exit 4)
+    assert process.returncode == {"ctrl-c": 130, "sigterm": 143}.get(how, 4), stderr
+    assert all(_gone(pid) for pid in workers), "a worker of the pool is left running"
+    pids = _noted_pids(tmp_path, names)
+    left = [pid for pid in pids if not _gone(pid)]
+    for pid in left:  # (leave nothing behind, whatever the outcome)
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{len(left)} of {len(pids)} bot programs left running"
+
+
+def _ancestors(pid: int) -> list[int]:
+    """The process's parent, its parent's parent, and so on."""
+    found = []
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            break
+        pid = int(stat[stat.rfind(b")") + 2:].split()[1])
+        found.append(pid)
+    return found
