@@ -113,9 +113,9 @@ MAX_INFO_LINES = 10_000
 
 def write_info(game_file: str, infos: list[dict]) -> None:
     """The ``info`` lines the bot programs sent in a game, beside its log
-    (``arena-SEED-I.info.jsonl``), one JSON object a line; nothing when there are none."""
+    (``arena-SEED-I.info.ndjson``), one JSON object a line; nothing when there are none."""
     if infos:
-        with open(os.path.splitext(game_file)[0] + ".info.jsonl", "x", encoding="utf-8") as out:
+        with open(os.path.splitext(game_file)[0] + ".info.ndjson", "x", encoding="utf-8") as out:
             out.writelines(json.dumps(info, ensure_ascii=True) + "\n" for info in infos)
 
 

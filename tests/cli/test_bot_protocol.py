@@ -218,3 +218,17 @@ def test_bot_check_takes_only_a_program(tmp_path):
     assert "bot-check checks a bot program, cmd:PATH, not 'greedy'" in \
         fail("bot-check", "greedy", code=2)
     assert "no program file" in fail("bot-check", f"cmd:{tmp_path}/none", code=2)
+
+
+@pytest.mark.slow  # starts processes
+def test_an_arena_with_a_version_2_bot_keeps_its_info_beside_games_check_reads(tmp_path):
+    bot, _ = _recorder(tmp_path)
+    out = tmp_path / "arena"
+    run("arena", "--bots", f"cmd:{bot},random", "--games", "2", "--seed", "i",
+        "--out", out, "--jobs", "1")
+    info = sorted(p.name for p in out.iterdir() if ".info." in p.name)
+    assert info and all(name.endswith(".info.ndjson") for name in info)
+    first = json.loads((out / info[0]).read_text().splitlines()[0])
+    assert "thinking" in first["info"] and first["seat"] in (0, 1)
+    checked = run_json("check", out)
+    assert checked["summary"] == {"games": 2, "valid": 2, "invalid": 0, "unreadable": 0}
