@@ -25,6 +25,8 @@ from meeple.cli.output import note, say
 #: the verbs a line may start with, as typed
 VERBS = ("place", "deploy", "skip", "take-back", "draw", "roll", "undo", "redo", "moves",
          "show", "status", "score", "continue", "rules", "help", "quit", "exit")
+#: the verbs of the screen alone (``meeple.cli.screen.app``)
+SCREEN_VERBS = ("hint", "zoom", "centre", "center")
 #: the verbs that only show something: after them no bot plays and the board is not redrawn
 SHOWING = ("moves", "show", "status", "score", "rules")
 #: a short word typed for a verb
@@ -181,9 +183,10 @@ class _Completer(Completer):
 
 
 def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
-             relay: str | None = None) -> int:
-    """The session (see the module), each command line run by ``run``. Reads lines from a
-    terminal with prompt_toolkit, or plainly from a pipe. Returns the exit code: 0, or 1 when
+             relay: str | None = None, lines: bool = False) -> int:
+    """The session (see the module), each command line run by ``run``. At a terminal it is
+    one screen (``meeple.cli.screen``), or with ``lines`` (or a ``relay``) lines read with
+    prompt_toolkit; from a pipe, lines read plainly. Returns the exit code: 0, or 1 when
     lines read from a pipe failed (a script learns that not every line was played; each
     error was said on stderr). With ``relay`` (a remote game), the lines go to and come from
     the relay after each move, and while the game waits for another seat the session waits
@@ -208,6 +211,8 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
                       "game does not have here (table mode or a sealed seed): seat mcts or a "
                       "program", 2)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if terminal and not lines and relay is None:
+        return _on_screen(path, bots, move_time, run)
     read = _terminal_reader(path) if terminal else _pipe_reader
     failed = 0
     # Ctrl-C ends the session wherever it comes: at the prompt, in a command, while a bot
@@ -267,6 +272,23 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
     finally:
         output.error_words = shell_words
     return 1 if failed and not terminal else 0
+
+
+def _on_screen(path: str, bots: dict[str, str], move_time: float, run: Run) -> int:
+    """The session as one screen; what it leaves said on the terminal once it closes."""
+    from meeple.cli import output
+    from meeple.cli.screen.app import play_screen
+
+    shell_words = output.error_words
+    output.error_words = lambda message: in_play_words(path, message)
+    try:
+        interrupted = play_screen(path, bots, move_time, run)
+    finally:
+        output.error_words = shell_words
+    if interrupted:
+        say("(interrupted: the log keeps every move made)")
+    say(score_line(_state(path)) + f" · the game is kept in {path}")
+    return 0
 
 
 #: seconds between two looks at the relay while the game waits for another seat

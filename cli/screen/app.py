@@ -1,0 +1,477 @@
+"""``meeple play`` at a terminal: one screen, redrawn after every move and on every resize
+(prompt_toolkit's full-screen application).
+
+Top to bottom: the score line (scores, tiles left, turn, figures in reserve); the board
+around the last placement, beside it the tile in hand in its rotations; the last moves;
+what was said (an error, a hint) and what happens next, or the bot's thinking line; the
+prompt; the keys. Commands are typed as in the line-by-line session
+(``meeple.cli.interactive``), a bare label (``b2``) being a placement. The person's move is
+drawn as soon as it is written; then each bot seat plays in a process of its own
+(``meeple autoplay`` or ``meeple continue``) while the screen stays live, so Ctrl-C stops it
+the way Ctrl-C stops those commands: every move before is kept in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import (
+    BufferControl,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import UIContent, UIControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+
+from meeple.cli import interactive
+from meeple.cli.screen import panels
+
+#: the keys, as the last line shows them
+KEYS = "? help · arrows pan · F2 zoom · F3 centre · Tab completes · Ctrl-D quits"
+#: what the screen says while a bot seat plays (its spinner turns)
+SPINNER = "|/-\\"
+
+
+class _Lines(UIControl):
+    """A window's lines, made for its size when it is drawn (so a resize redraws them)."""
+
+    def __init__(self, make) -> None:
+        self.make = make
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self.make(width, height)
+        return UIContent(get_line=lambda i: lines[i] if i < len(lines) else [],
+                         line_count=max(1, len(lines)))
+
+
+class Screen:
+    """One session at a terminal on the game at ``path``; ``bots`` the seats bots play in
+    this session, ``run`` runs one command line in this process (its exit code)."""
+
+    def __init__(self, path: str, bots: dict[str, str], move_time: float,
+                 run: interactive.Run) -> None:
+        from meeple.cli.session import open_game
+
+        self.path, self.bots, self.move_time, self.run = path, bots, move_time, run
+        self.state = open_game(path).state
+        self.centre: tuple[int, int] = self.state.placed_at or (0, 0)
+        self.size: panels.Size | None = None  # (None: the screen's default)
+        self.page: list[str] | None = None  # text shown over the board (help, a table)
+        self.page_top = 0
+        self.said: tuple[str, str] = ("", "")  # (style, text): an error, a hint
+        self.busy: str | None = None  # who is thinking
+        self.busy_since = 0.0
+        self.child: asyncio.subprocess.Process | None = None
+        self.interrupted = False
+        self.ending = False
+        self.buffer = Buffer(completer=interactive._Completer(path), multiline=False,
+                             complete_while_typing=False, accept_handler=self._accept)
+        self.app: Application[None] = Application(layout=self._layout(),
+                                                  key_bindings=self._keys(),
+                                                  full_screen=True, mouse_support=False)
+
+    # -- what is shown --------------------------------------------------------------------
+
+    def _layout(self) -> Layout:
+        wide = self.app_size
+        body = VSplit([
+            Window(_Lines(self._board)),
+            Window(width=1, char="│", style="fg:#5f5f5f"),
+            Window(_Lines(self._side), width=lambda: 27 if wide()[0] < 110 else 44),
+        ])
+        root = HSplit([
+            Window(FormattedTextControl(self._top), height=1, style="reverse"),
+            body,
+            Window(_Lines(self._moves), height=lambda: 3 if wide()[1] < 30 else 6),
+            Window(_Lines(self._status), height=2),
+            Window(BufferControl(self.buffer, input_processors=[BeforeInput("meeple> ")]),
+                   height=1),
+            Window(FormattedTextControl(lambda: [("", panels.fitted(KEYS, wide()[0]))]),
+                   height=1, style="fg:#8a8a8a"),
+        ])
+        menu = Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8))
+        return Layout(FloatContainer(root, floats=[menu]), focused_element=self.buffer)
+
+    def app_size(self) -> tuple[int, int]:
+        size = self.app.output.get_size()
+        return size.columns, size.rows
+
+    def _top(self):
+        return [("bold", panels.fitted(panels.score_line(self.state), self.app_size()[0]))]
+
+    def _board(self, width: int, height: int) -> list[panels.Line]:
+        if self.page is not None:
+            return [[("", panels.fitted(line, width))]
+                    for line in self.page[self.page_top:self.page_top + height]]
+        if not self.state.board:
+            return []
+        size = self.size or panels.default_size(*self.app_size())
+        view = panels.View(*self.centre, size)
+        return panels.board_window(self.state, view, width, height)
+
+    def _side(self, width: int, height: int) -> list[panels.Line]:
+        lines = panels.hand(self.state, width)
+        if not lines:
+            waiting = "the game is over" if self.state.phase == "over" else "no tile in hand"
+            lines = [[("bold", waiting)]]
+        return lines[:height]
+
+    def _moves(self, width: int, height: int) -> list[panels.Line]:
+        bots = set(self.bots) | set(_recorded(self.state))
+        lines = []
+        for move in panels.last_moves(self.state, height):
+            style = "fg:ansimagenta bold" if move.player in bots else ""
+            lines.append([(style, panels.fitted(panels.move_line(move), width))])
+        return lines
+
+    def _status(self, width: int, height: int) -> list[panels.Line]:
+        style, said = self.said
+        if self.busy is not None:
+            turn = SPINNER[int(time.monotonic() * 8) % len(SPINNER)]
+            seconds = time.monotonic() - self.busy_since
+            nextline = (f"{turn} {self.busy} is thinking, {seconds:.0f} s · Ctrl-C ends the "
+                        "session (the log keeps every move)")
+        elif self.ending:
+            nextline = "The game is over: press any key to leave"
+        else:
+            nextline = interactive.in_play_words(self.path,
+                                                 _next_line(self.state))
+        lines = textwrap.wrap(said, width)[:1] if said else []
+        return [[(style, line)] for line in lines] + [[("bold", panels.fitted(nextline, width))]]
+
+    # -- keys -----------------------------------------------------------------------------
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+        ending = Condition(lambda: self.ending)
+
+        @keys.add("<any>", filter=ending, eager=True)
+        @keys.add("enter", filter=ending, eager=True)
+        def _leave(event) -> None:
+            event.app.exit()
+
+        @keys.add("?", filter=~ending, eager=True)
+        def _help(event) -> None:
+            if self.page is not None:
+                self.page = None
+            else:
+                self._show_page(self._help_text())
+
+        @keys.add("escape", filter=~ending, eager=True)
+        def _close(event) -> None:
+            self.page = None
+
+        for key, dx, dy in (("left", -1, 0), ("right", 1, 0), ("up", 0, 1), ("down", 0, -1)):
+            keys.add(key, filter=~ending)(self._pan(dx, dy))
+
+        @keys.add("f2", filter=~ending)
+        def _zoom(event) -> None:
+            self._zoom()
+
+        @keys.add("f3", filter=~ending)
+        def _centre(event) -> None:
+            self._recentre()
+
+        @keys.add("c-c")
+        def _interrupt(event) -> None:
+            self._interrupt()
+
+        @keys.add("c-d", filter=~ending)
+        def _quit(event) -> None:
+            if not self.buffer.text:
+                self._leave()
+            else:
+                self.buffer.delete()
+
+        return keys
+
+    def _pan(self, dx: int, dy: int):
+        def pan(event) -> None:
+            if self.page is not None:
+                most = max(0, len(self.page) - 3)
+                self.page_top = min(most, max(0, self.page_top - dy))
+                return
+            x, y = self.centre
+            cells = [*self.state.board, *panels.cell_labels(self.state).values()] or [(0, 0)]
+            x = min(max(x + dx, min(c[0] for c in cells)), max(c[0] for c in cells))
+            y = min(max(y + dy, min(c[1] for c in cells)), max(c[1] for c in cells))
+            self.centre = (x, y)
+
+        return pan
+
+    def _zoom(self) -> None:
+        size = self.size or panels.default_size(*self.app_size())
+        self.size = panels.ZOOMS[(panels.ZOOMS.index(size) + 1) % len(panels.ZOOMS)]
+
+    def _recentre(self) -> None:
+        self.page = None
+        self.centre = self.state.placed_at or (0, 0)
+
+    def _show_page(self, text: str) -> None:
+        self.page = text.rstrip("\n").splitlines()
+        self.page_top = 0
+
+    def _help_text(self) -> str:
+        from meeple.cli.pictures.board import legend
+
+        compact = (self.size or panels.default_size(*self.app_size())) == panels.COMPACT
+        width = max(40, self.app_size()[0] - 30)
+        helped = textwrap.fill(interactive.HELP + " · hint (what the default bot would play, "
+                               "and why) · zoom · centre", width)
+        return "\n".join([
+            "Help (? or Esc closes it; Up and Down scroll)", "", helped, "",
+            "Keys: arrows pan the board · F2 zooms between the framed and the compact "
+            "drawing · F3 centres on the last placement · Ctrl-P and Ctrl-N recall a line · "
+            "Ctrl-C or Ctrl-D ends the session (the log keeps every move)", "",
+            "What the board shows:", legend(self.state, unicode=True, compact=compact), "",
+            "Rules: `rules` lists them, `rules ID` (as cited, e.g. "
+            f"{self.state.edition.rule('meeple')}) or `rules WORD` shows one.",
+        ])
+
+    # -- what is typed --------------------------------------------------------------------
+
+    def _accept(self, buffer: Buffer) -> bool:
+        line = buffer.text
+        if line.strip():
+            buffer.append_to_history()
+        self._submit(line)
+        return False
+
+    def _submit(self, line: str) -> None:
+        if self.busy is not None:
+            self._say(f"{self.busy} is thinking: wait for it, or Ctrl-C ends the session", True)
+            return
+        if len(line) > interactive.MAX_LINE:
+            self._say(f"a line of over {interactive.MAX_LINE:,} characters; a command is a "
+                      "few words", True)
+            return
+        try:
+            argv = interactive._argv(self.path, line)
+        except ValueError as exc:
+            self._say(f"cannot read that line: {exc}", True)
+            return
+        if argv is None:
+            return
+        verb = argv[0]
+        self.said = ("", "")
+        if verb in ("quit", "exit"):
+            self._leave()
+        elif verb == "help":
+            self._show_page(self._help_text())
+        elif verb == "hint":
+            self._hint()
+        elif verb == "zoom":
+            self._zoom()
+        elif verb in ("centre", "center", "show"):
+            self._recentre()
+        elif verb == "continue":
+            self._start_bots(recorded=True)
+        elif verb not in interactive.VERBS:
+            shown = verb if len(verb) <= 40 else verb[:40] + "…"
+            self._say(f"unknown command {shown!r} (`help` or ? lists the commands)", True)
+        else:
+            self._command(argv)
+
+    def _command(self, argv: list[str]) -> None:
+        from meeple.cli import session
+
+        out, err = io.StringIO(), io.StringIO()
+        session.seats_later = True  # (the seats play after the move is drawn)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = self.run(argv)
+        finally:
+            session.seats_later = False
+        errors = [line for line in err.getvalue().splitlines() if line.strip()]
+        if errors:
+            self._say(errors[0].removeprefix("meeple: error: "), code != 0)
+        if argv[0] in interactive.SHOWING:
+            self._show_page(out.getvalue())
+            return
+        self.page = None
+        self._reload()
+        if code == 0:
+            self._start_bots(recorded=argv[0] not in ("undo", "redo"))
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.said = ("fg:ansired bold" if error else "fg:ansicyan", text)
+
+    def _reload(self) -> None:
+        from meeple.cli.session import open_game
+
+        placed = self.state.placed_at
+        self.state = open_game(self.path).state
+        if self.state.placed_at != placed or self.state.placed_at is None:
+            self.centre = self.state.placed_at or (0, 0)
+        if self.state.phase == "over" and not self.ending:
+            self._end()
+
+    def _end(self) -> None:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            self.run(["score", self.path])
+        self._show_page("Final scores\n\n" + out.getvalue())
+        self.ending = True
+
+    # -- the bots -------------------------------------------------------------------------
+
+    def _start_bots(self, *, recorded: bool) -> None:
+        self.app.create_background_task(self._bots_play(recorded))
+
+    async def _bots_play(self, recorded: bool) -> None:
+        """The bot seats play, each move in a process of its own, until a person is to act
+        (the recorded seats only when ``recorded``: after an undo or a redo they wait)."""
+        from meeple.engine import awaiting
+
+        while not self.interrupted:
+            state = self.state
+            if awaiting(state) not in ("place", "meeple"):
+                break
+            seats = _recorded(state)
+            who = state.player
+            if who in self.bots:
+                spec = self.bots[who]
+                argv = ["autoplay", self.path, "--bot", spec, "--turns", "1", "--move-time",
+                        str(self.move_time)]
+            elif recorded and who in seats and not set(seats) >= set(state.players):
+                spec, argv = seats[who], ["continue", self.path]
+            else:
+                break
+            code, err = await self._child(argv, f"{who} ({spec})")
+            if self.interrupted:
+                return
+            self._reload()
+            if code != 0:
+                why = err.strip().splitlines()[-1:] or [f"exit {code}"]
+                self._say(f"the bot could not play on; the game waits for you: "
+                          f"{why[0].removeprefix('meeple: error: ')}", True)
+                break
+        self.app.invalidate()
+
+    async def _child(self, argv: list[str], who: str) -> tuple[int, str]:
+        """Run ``meeple ARGV`` in a process of its own while the screen says ``who`` is
+        thinking; its exit code and what it said on stderr."""
+        self.busy, self.busy_since = who, time.monotonic()
+        ticking = self.app.create_background_task(self._tick())
+        try:
+            child = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "meeple.cli.app", *argv, stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            self.child = child
+            _, err = await child.communicate()
+        finally:
+            self.child, self.busy = None, None
+            ticking.cancel()
+        return child.returncode or 0, err.decode(errors="replace")
+
+    async def _tick(self) -> None:
+        while True:
+            self.app.invalidate()
+            await asyncio.sleep(0.25)
+
+    def _hint(self) -> None:
+        """What the default bot would play now, and the points it scores at once, said when
+        found (the search runs beside the screen, which stays live)."""
+        from meeple.engine import awaiting
+
+        if awaiting(self.state) not in ("place", "meeple"):
+            self._say("no hint now: the game does not wait for a placement or a figure", True)
+            return
+        state = self.state
+        from meeple.cli.session import DEFAULT_OPPONENT
+
+        self.busy, self.busy_since = f"the hint ({DEFAULT_OPPONENT})", time.monotonic()
+        ticking = self.app.create_background_task(self._tick())
+        loop = asyncio.get_running_loop()
+
+        def done(text: str, error: bool) -> None:
+            ticking.cancel()
+            self.busy = None
+            if state is self.state:
+                self._say(text, error)
+            self.app.invalidate()
+
+        def search() -> None:
+            from meeple.cli.screen.hints import hint
+
+            try:
+                text, error = hint(state, DEFAULT_OPPONENT), False
+            except Exception as exc:  # a hint that cannot be given is said, not raised
+                text, error = f"no hint: {exc}", True
+            loop.call_soon_threadsafe(done, text, error)
+
+        threading.Thread(target=search, daemon=True).start()
+
+    # -- the end --------------------------------------------------------------------------
+
+    def _interrupt(self) -> None:
+        self.interrupted = True
+        child = self.child
+        if child is None or child.returncode is not None:
+            self.app.exit()
+            return
+        if self.busy is not None:
+            self.busy = f"{self.busy}, stopped:"
+        with contextlib.suppress(ProcessLookupError):
+            child.send_signal(signal.SIGINT)
+
+        async def stopped() -> None:
+            await child.wait()
+            self.app.exit()
+
+        self.app.create_background_task(stopped())
+
+    def _leave(self) -> None:
+        child = self.child
+        if child is not None and child.returncode is None:
+            self._interrupt()
+        else:
+            self.app.exit()
+
+    def play(self) -> bool:
+        """Run the screen until the person leaves; whether Ctrl-C ended it."""
+
+        async def first() -> None:
+            self._start_bots(recorded=False)
+            if self.state.phase == "over":
+                self._end()
+
+        self.app.pre_run_callables.append(lambda: self.app.create_background_task(first()))
+        self.app.run()
+        return self.interrupted
+
+
+def _recorded(state) -> dict[str, str]:
+    from meeple.cli.views import seated_bots
+
+    return seated_bots(state)
+
+
+def _next_line(state) -> str:
+    from meeple.cli.report import next_line
+
+    return next_line(state)
+
+
+def play_screen(path: str, bots: dict[str, str], move_time: float,
+                run: interactive.Run) -> bool:
+    """``meeple play`` at a terminal (see the module); whether Ctrl-C ended it."""
+    return Screen(path, bots, move_time, run).play()
