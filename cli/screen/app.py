@@ -80,6 +80,7 @@ class Screen:
         self.busy: str | None = None  # who is thinking
         self.busy_since = 0.0
         self.child: asyncio.subprocess.Process | None = None
+        self.thinking = False  # (a bot seat's process runs, or is being started)
         self.interrupted = False
         self.ending = False
         self.buffer = Buffer(completer=interactive._Completer(path), multiline=False,
@@ -95,7 +96,7 @@ class Screen:
         body = VSplit([
             Window(_Lines(self._board)),
             Window(width=1, char="│", style="fg:#5f5f5f"),
-            Window(_Lines(self._side), width=lambda: 27 if wide()[0] < 110 else 44),
+            Window(_Lines(self._side), width=lambda: 27 if wide()[0] < 120 else 49),
         ])
         root = HSplit([
             Window(FormattedTextControl(self._top), height=1, style="reverse"),
@@ -119,8 +120,10 @@ class Screen:
 
     def _board(self, width: int, height: int) -> list[panels.Line]:
         if self.page is not None:
-            return [[("", panels.fitted(line, width))]
-                    for line in self.page[self.page_top:self.page_top + height]]
+            wrapped = [part for line in self.page for part in
+                       textwrap.wrap(line, width, subsequent_indent="  ",
+                                     drop_whitespace=False) or [""]]
+            return [[("", line)] for line in wrapped[self.page_top:self.page_top + height]]
         if not self.state.board:
             return []
         size = self.size or panels.default_size(*self.app_size())
@@ -233,11 +236,12 @@ class Screen:
         from meeple.cli.pictures.board import legend
 
         compact = (self.size or panels.default_size(*self.app_size())) == panels.COMPACT
-        width = max(40, self.app_size()[0] - 30)
-        helped = textwrap.fill(interactive.HELP + " · hint (what the default bot would play, "
-                               "and why) · zoom · centre", width)
         return "\n".join([
-            "Help (? or Esc closes it; Up and Down scroll)", "", helped, "",
+            "Help (? or Esc closes it; Up and Down scroll)", "",
+            interactive.HELP.replace("Up and Down recall", "Ctrl-P and Ctrl-N recall")
+            + " · hint: what the default bot would play, and the change to your projected "
+            "score (the points scored and what the end would pay for the realms held) · "
+            "zoom · centre", "",
             "Keys: arrows pan the board · F2 zooms between the framed and the compact "
             "drawing · F3 centres on the last placement · Ctrl-P and Ctrl-N recall a line · "
             "Ctrl-C or Ctrl-D ends the session (the log keeps every move)", "",
@@ -368,18 +372,23 @@ class Screen:
 
     async def _child(self, argv: list[str], who: str) -> tuple[int, str]:
         """Run ``meeple ARGV`` in a process of its own while the screen says ``who`` is
-        thinking; its exit code and what it said on stderr."""
-        self.busy, self.busy_since = who, time.monotonic()
+        thinking; its exit code and what it said on stderr. Ctrl-C meanwhile is passed on
+        to it, and the screen closes once it has ended."""
+        self.busy, self.busy_since, self.thinking = who, time.monotonic(), True
         ticking = self.app.create_background_task(self._tick())
         try:
             child = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "meeple.cli.app", *argv, stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             self.child = child
+            if self.interrupted:
+                child.send_signal(signal.SIGINT)
             _, err = await child.communicate()
         finally:
-            self.child, self.busy = None, None
+            self.child, self.busy, self.thinking = None, None, False
             ticking.cancel()
+        if self.interrupted:
+            self.app.exit()
         return child.returncode or 0, err.decode(errors="replace")
 
     async def _tick(self) -> None:
@@ -423,25 +432,20 @@ class Screen:
     # -- the end --------------------------------------------------------------------------
 
     def _interrupt(self) -> None:
+        """Ctrl-C: the session ends; a bot seat's process is stopped first (the moves before
+        it are kept), and the screen closes when it has ended (``_child``)."""
         self.interrupted = True
-        child = self.child
-        if child is None or child.returncode is not None:
+        if not self.thinking:
             self.app.exit()
             return
-        if self.busy is not None:
-            self.busy = f"{self.busy}, stopped:"
-        with contextlib.suppress(ProcessLookupError):
-            child.send_signal(signal.SIGINT)
-
-        async def stopped() -> None:
-            await child.wait()
-            self.app.exit()
-
-        self.app.create_background_task(stopped())
-
-    def _leave(self) -> None:
+        self.busy = f"{self.busy or 'the bot'}, stopped:"
         child = self.child
         if child is not None and child.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signal.SIGINT)
+
+    def _leave(self) -> None:
+        if self.thinking:
             self._interrupt()
         else:
             self.app.exit()

@@ -57,6 +57,5 @@ def hint(state: GameState, bot: str) -> str:
         words.append(f"then {typed(after, then)}")
         after, _ = play(after, then)
     gain = projected(after)[side] - before
-    why = (f"projected score {before} → {before + gain} ({gain:+d}: the points scored and what "
-           "the end would pay for the realms held)")
+    why = f"projected score {before} → {before + gain} ({gain:+d})"
     return f"hint ({bot}): {' '.join(words)} · {why}"

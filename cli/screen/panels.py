@@ -131,8 +131,8 @@ def hand(state: GameState, width: int) -> list[Line]:
     if state.drawn is None or not found:
         return []
     tile = state.tileset.types[state.drawn]
-    size = HAND_SIZES[1] if width >= 4 * (HAND_SIZES[1].width + 2) else HAND_SIZES[0]
-    block = size.width + 2
+    size = HAND_SIZES[1] if width >= 4 * (HAND_SIZES[1].width + 3) else HAND_SIZES[0]
+    block = size.width + 3
     per_row = max(1, width // block)
     numbers = [rotation_number(d) for d in distinct_rotations(tile)]
     lines: list[Line] = [[("bold", fitted(f"in hand: {escaped(tile.id)}", width))]]
@@ -145,7 +145,7 @@ def hand(state: GameState, width: int) -> list[Line]:
             line: Line = []
             for art in arts:
                 line += [(screen_style("grid"), UNICODE.frame[0])] + styled(art[r])
-                line.append((screen_style("grid"), UNICODE.frame[0]))
+                line.append((screen_style("grid"), UNICODE.frame[0] + " "))
             lines.append(line)
         fits = []
         for n in row:
