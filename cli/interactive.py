@@ -12,6 +12,7 @@ either appended whole or not at all, so the log is never left half written.
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 import shlex
@@ -277,12 +278,15 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
 def _on_screen(path: str, bots: dict[str, str], move_time: float, run: Run) -> int:
     """The session as one screen; what it leaves said on the terminal once it closes."""
     from meeple.cli import output
-    from meeple.cli.screen.app import play_screen
+    from meeple.cli.screen.app import Typing, play_screen
 
+    words = functools.partial(in_play_words, path)
+    typing = Typing(argv=functools.partial(_argv, path), completer=_Completer(path),
+                    verbs=VERBS, showing=SHOWING, help=HELP, words=words, max_line=MAX_LINE)
     shell_words = output.error_words
-    output.error_words = lambda message: in_play_words(path, message)
+    output.error_words = words
     try:
-        interrupted = play_screen(path, bots, move_time, run)
+        interrupted = play_screen(path, bots, move_time, run, typing)
     finally:
         output.error_words = shell_words
     if interrupted:

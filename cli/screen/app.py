@@ -22,9 +22,12 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Callable
+from typing import NamedTuple
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import Completer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import (
@@ -41,8 +44,29 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 
-from meeple.cli import interactive
 from meeple.cli.screen import panels
+
+#: runs one command line in this process and gives its exit code (``meeple.cli.app``)
+Run = Callable[[list[str]], int]
+
+
+class Typing(NamedTuple):
+    """What a typed line means, as the line-by-line session reads it
+    (``meeple.cli.interactive``): the screen reads lines the same way."""
+
+    #: the command line a typed line stands for (None: an empty line); ValueError if unread
+    argv: Callable[[str], list[str] | None]
+    #: Tab completion of a line
+    completer: Completer
+    #: the verbs a line may start with, and those that only show something
+    verbs: tuple[str, ...]
+    showing: tuple[str, ...]
+    #: the commands, in one paragraph
+    help: str
+    #: a message in the words typed at the prompt (`moves`, not `meeple moves GAME`)
+    words: Callable[[str], str]
+    #: the longest line read as a command
+    max_line: int
 
 #: the keys, as the last line shows them
 KEYS = "? help · arrows pan · F2 zoom · F3 centre · Tab completes · Ctrl-D quits"
@@ -67,10 +91,11 @@ class Screen:
     this session, ``run`` runs one command line in this process (its exit code)."""
 
     def __init__(self, path: str, bots: dict[str, str], move_time: float,
-                 run: interactive.Run) -> None:
+                 run: Run, typing: Typing) -> None:
         from meeple.cli.session import open_game
 
         self.path, self.bots, self.move_time, self.run = path, bots, move_time, run
+        self.typing = typing
         self.state = open_game(path).state
         self.centre: tuple[int, int] = self.state.placed_at or (0, 0)
         self.size: panels.Size | None = None  # (None: the screen's default)
@@ -83,7 +108,7 @@ class Screen:
         self.thinking = False  # (a bot seat's process runs, or is being started)
         self.interrupted = False
         self.ending = False
-        self.buffer = Buffer(completer=interactive._Completer(path), multiline=False,
+        self.buffer = Buffer(completer=typing.completer, multiline=False,
                              complete_while_typing=False, accept_handler=self._accept)
         self.app: Application[None] = Application(layout=self._layout(),
                                                   key_bindings=self._keys(),
@@ -150,13 +175,12 @@ class Screen:
         if self.busy is not None:
             turn = SPINNER[int(time.monotonic() * 8) % len(SPINNER)]
             seconds = time.monotonic() - self.busy_since
-            nextline = (f"{turn} {self.busy} is thinking, {seconds:.0f} s · Ctrl-C ends the "
-                        "session (the log keeps every move)")
+            nextline = (f"{turn} {self.busy} is thinking · {seconds:.0f} s · Ctrl-C ends the "
+                        "session, every move kept")
         elif self.ending:
             nextline = "The game is over: press any key to leave"
         else:
-            nextline = interactive.in_play_words(self.path,
-                                                 _next_line(self.state))
+            nextline = self.typing.words(_next_line(self.state))
         lines = textwrap.wrap(said, width)[:1] if said else []
         return [[(style, line)] for line in lines] + [[("bold", panels.fitted(nextline, width))]]
 
@@ -238,7 +262,7 @@ class Screen:
         compact = (self.size or panels.default_size(*self.app_size())) == panels.COMPACT
         return "\n".join([
             "Help (? or Esc closes it; Up and Down scroll)", "",
-            interactive.HELP.replace("Up and Down recall", "Ctrl-P and Ctrl-N recall")
+            self.typing.help.replace("Up and Down recall", "Ctrl-P and Ctrl-N recall")
             + " · hint: what the default bot would play, and the change to your projected "
             "score (the points scored and what the end would pay for the realms held) · "
             "zoom · centre", "",
@@ -263,12 +287,12 @@ class Screen:
         if self.busy is not None:
             self._say(f"{self.busy} is thinking: wait for it, or Ctrl-C ends the session", True)
             return
-        if len(line) > interactive.MAX_LINE:
-            self._say(f"a line of over {interactive.MAX_LINE:,} characters; a command is a "
+        if len(line) > self.typing.max_line:
+            self._say(f"a line of over {self.typing.max_line:,} characters; a command is a "
                       "few words", True)
             return
         try:
-            argv = interactive._argv(self.path, line)
+            argv = self.typing.argv(line)
         except ValueError as exc:
             self._say(f"cannot read that line: {exc}", True)
             return
@@ -288,7 +312,7 @@ class Screen:
             self._recentre()
         elif verb == "continue":
             self._start_bots(recorded=True)
-        elif verb not in interactive.VERBS:
+        elif verb not in self.typing.verbs:
             shown = verb if len(verb) <= 40 else verb[:40] + "…"
             self._say(f"unknown command {shown!r} (`help` or ? lists the commands)", True)
         else:
@@ -307,7 +331,7 @@ class Screen:
         errors = [line for line in err.getvalue().splitlines() if line.strip()]
         if errors:
             self._say(errors[0].removeprefix("meeple: error: "), code != 0)
-        if argv[0] in interactive.SHOWING:
+        if argv[0] in self.typing.showing:
             self._show_page(out.getvalue())
             return
         self.page = None
@@ -450,6 +474,9 @@ class Screen:
         else:
             self.app.exit()
 
+    def _begin(self, first) -> None:
+        self.app.create_background_task(first)
+
     def play(self) -> bool:
         """Run the screen until the person leaves; whether Ctrl-C ended it."""
 
@@ -458,7 +485,7 @@ class Screen:
             if self.state.phase == "over":
                 self._end()
 
-        self.app.pre_run_callables.append(lambda: self.app.create_background_task(first()))
+        self.app.pre_run_callables.append(lambda: self._begin(first()))
         self.app.run()
         return self.interrupted
 
@@ -476,6 +503,6 @@ def _next_line(state) -> str:
 
 
 def play_screen(path: str, bots: dict[str, str], move_time: float,
-                run: interactive.Run) -> bool:
+                run: Run, typing: Typing) -> bool:
     """``meeple play`` at a terminal (see the module); whether Ctrl-C ended it."""
-    return Screen(path, bots, move_time, run).play()
+    return Screen(path, bots, move_time, run, typing).play()
