@@ -25,9 +25,9 @@ from meeple.cli.output import note, say
 
 #: the verbs a line may start with, as typed
 VERBS = ("place", "deploy", "skip", "take-back", "draw", "roll", "undo", "redo", "moves",
-         "show", "status", "score", "continue", "rules", "help", "quit", "exit")
+         "show", "status", "score", "continue", "rules", "hint", "help", "quit", "exit")
 #: the verbs of the screen alone (``meeple.cli.screen.app``)
-SCREEN_VERBS = ("hint", "zoom", "centre", "center")
+SCREEN_VERBS = ("zoom", "centre", "center")
 #: the verbs that only show something: after them no bot plays and the board is not redrawn
 SHOWING = ("moves", "show", "status", "score", "rules")
 #: a short word typed for a verb
@@ -35,8 +35,8 @@ SHORT = {"p": "place"}
 HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell b, "
         "rotation 2; b2 alone or p b2 for short) · deploy TARGET [--large] · skip · "
         "take-back X Y TARGET · draw TILE · roll COLOUR=N,N ... · undo [--steps N] · redo · "
-        "moves · show · status · score · rules [ID|WORD] · quit (Tab completes; Up and Down "
-        "recall)")
+        "moves · show · status · score · rules [ID|WORD] · hint · quit (Tab completes; Up and "
+        "Down recall)")
 #: a placement label typed alone (``b2``): letters then a rotation number
 _LABEL = re.compile(r"[a-z]{1,3}[0-9]+", re.IGNORECASE)
 #: a command of the shell named in a message: `meeple VERB ARGS`
@@ -140,8 +140,9 @@ class _Completer(Completer):
     """Tab completion: the verbs, then what the game allows now (placements with their
     targets, targets, tiles left, the sides that roll)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, extra: tuple[str, ...] = ()) -> None:
         self.path = path
+        self.verbs = [*VERBS, *extra]
 
     def candidates(self, verb: str) -> list[str]:
         from meeple.engine import legal_moves
@@ -174,7 +175,7 @@ class _Completer(Completer):
     def get_completions(self, document, complete_event):
         line = document.text_before_cursor.lstrip()
         if " " not in line:
-            typed, found = line, list(VERBS)
+            typed, found = line, self.verbs
         else:
             verb, typed = line.split(" ", 1)
             found = self.candidates(verb.lower())
@@ -255,6 +256,9 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
             if verb == "help":
                 say(HELP)
                 continue
+            if verb == "hint":
+                say(_hint(path))
+                continue
             if verb not in VERBS:
                 shown = verb if len(verb) <= 40 else verb[:40] + "…"
                 note(f"meeple: error: unknown command {shown!r} (`help` lists the commands)")
@@ -275,13 +279,24 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
     return 1 if failed and not terminal else 0
 
 
+def _hint(path: str) -> str:
+    """What the default bot would play now, and why (``meeple.cli.screen.hints``)."""
+    from meeple.cli.screen.hints import hint
+    from meeple.cli.session import DEFAULT_OPPONENT
+
+    try:
+        return hint(_state(path), DEFAULT_OPPONENT)
+    except ValueError as exc:
+        return f"no hint now: {exc}"
+
+
 def _on_screen(path: str, bots: dict[str, str], move_time: float, run: Run) -> int:
     """The session as one screen; what it leaves said on the terminal once it closes."""
     from meeple.cli import output
     from meeple.cli.screen.app import Typing, play_screen
 
     words = functools.partial(in_play_words, path)
-    typing = Typing(argv=functools.partial(_argv, path), completer=_Completer(path),
+    typing = Typing(argv=functools.partial(_argv, path), completer=_Completer(path, SCREEN_VERBS),
                     verbs=VERBS, showing=SHOWING, help=HELP, words=words, max_line=MAX_LINE)
     shell_words = output.error_words
     output.error_words = words
