@@ -207,7 +207,7 @@ class Screen:
             self.page = None
 
         for key, dx, dy in (("left", -1, 0), ("right", 1, 0), ("up", 0, 1), ("down", 0, -1)):
-            keys.add(key, filter=~ending)(self._pan(dx, dy))
+            keys.add(key)(self._pan(dx, dy))  # (at the end too: they scroll the table)
 
         @keys.add("f2", filter=~ending)
         def _zoom(event) -> None:
@@ -356,7 +356,11 @@ class Screen:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
             self.run(["score", self.path])
-        self._show_page("Final scores\n\n" + out.getvalue())
+        lines = out.getvalue().splitlines()
+        if "Points by kind:" in lines:  # the totals and the winners first, then each row
+            at = lines.index("Points by kind:")
+            lines = [*lines[:1], *lines[at:], "", *lines[1:at]]
+        self._show_page("\n".join(["Final scores (Up and Down scroll)", "", *lines]))
         self.ending = True
 
     # -- the bots -------------------------------------------------------------------------

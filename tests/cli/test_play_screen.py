@@ -37,6 +37,11 @@ class Terminal:
     def keys(self, *keys: str) -> None:
         self.tmux(["send-keys", "-t", "t", *keys])
 
+    def line(self, text: str) -> None:
+        """``text`` typed as it is (``f2`` is a label, not the key F2), then Enter."""
+        self.tmux(["send-keys", "-t", "t", "-l", text])
+        self.keys("Enter")
+
     def lines(self) -> list[str]:
         """The pane as shown, one string a line (its scrollback left out)."""
         return self.tmux(["capture-pane", "-p", "-t", "t"]).rstrip("\n").split("\n")
@@ -84,6 +89,28 @@ def _last_placements(game) -> dict[str, str]:
     return last
 
 
+#: what the screen says next in each phase where red is to move
+_NEXT = {"place_tile": "Next: red places", "place_meeple": "Next: red may place"}
+
+
+def _settled(terminal: Terminal, game, seconds: float = 90) -> tuple[dict, list[str]]:
+    """Wait for the game to wait for red (or be over) and the screen to show it so: the
+    status then, and the screen."""
+    end = time.monotonic() + seconds
+    while True:
+        status = run_json("status", game)
+        shown = terminal.lines()
+        text = "\n".join(shown)
+        if status["phase"] == "over":
+            if "The game is over: press any key" in text:
+                return status, shown
+        elif (status["player"] == "red" and f"turn {status['turn']} ·" in shown[0]
+              and _NEXT[status["phase"]] in text and _prompt(shown)):
+            return status, shown
+        assert time.monotonic() < end, f"not ready for red at {status}:\n{text}"
+        time.sleep(0.05)
+
+
 def _fits(lines: list[str], width: int, height: int) -> None:
     """The screen fills the pane exactly and holds the score line first, the prompt and the
     keys last."""
@@ -105,10 +132,10 @@ def test_the_screen_draws_the_move_at_once_answers_and_redraws_on_a_resize(tmp_p
                                "no first screen")
         _fits(shown, 80, 24)
         assert "in hand: " in shown[1]
-        terminal.keys(_label(game, move), "Enter")
+        terminal.line(_label(game, move))
         shown = terminal.until(lambda s: "Next: red may place" in "\n".join(s), "no move drawn")
         assert _last_placements(game)["red"] in "\n".join(shown)
-        terminal.keys("skip", "Enter")
+        terminal.line("skip")
         shown = terminal.until(lambda s: "turn 3 ·" in s[0] and "Next: red places" in
                                "\n".join(s), "the bot seat did not answer")
         _fits(shown, 80, 24)
@@ -145,9 +172,9 @@ def test_ctrl_c_while_the_bot_thinks_stops_it_and_keeps_the_persons_move(tmp_pat
     terminal = Terminal([*PLAY, str(game), "--bot", "black=mcts:30s"], 80, 24)
     try:
         terminal.until(lambda s: "Next: red places" in "\n".join(s), "no first screen")
-        terminal.keys(f"place {move['x']} {move['y']} {move['rotation']}", "Enter")
+        terminal.line(f"place {move['x']} {move['y']} {move['rotation']}")
         terminal.until(lambda s: "Next: red may place" in "\n".join(s), "no move drawn")
-        terminal.keys("skip", "Enter")
+        terminal.line("skip")
         shown = terminal.until(lambda s: "black (mcts:30s) is thinking" in "\n".join(s),
                                "no thinking line")
         text = "\n".join(shown)
@@ -180,17 +207,7 @@ def test_a_whole_game_on_one_screen_never_scrolls(tmp_path, edition, width, heig
     typed = 0
     try:
         while True:
-            status = run_json("status", game)
-
-            def idle(shown: list[str], status=status) -> bool:
-                text = "\n".join(shown)
-                if status["phase"] == "over":
-                    return "The game is over: press any key" in text
-                return (status["player"] == "red" and f"turn {status['turn']} ·" in shown[0]
-                        and "Next: red" in text and _prompt(shown))
-
-            shown = terminal.until(idle, f"not ready for red at {status}")
-            status = run_json("status", game)  # (as it was drawn: nothing moves while idle)
+            status, shown = _settled(terminal, game)
             _fits(shown, width, height)
             assert terminal.scrolled() == 0
             assert shown[0].startswith("Score: red {red} · black {black} · ".format(
@@ -210,7 +227,7 @@ def test_a_whole_game_on_one_screen_never_scrolls(tmp_path, edition, width, heig
                 line = _label(game, move) if typed % 4 else \
                     f"place {move['x']} {move['y']} {move['rotation']}"
                 typed += 1
-            terminal.keys(line, "Enter")
+            terminal.line(line)
             head = status["head"]
             end = time.monotonic() + 60
             while run_json("status", game)["head"] == head:
