@@ -20,7 +20,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -101,6 +100,7 @@ class Screen:
         self.size: panels.Size | None = None  # (None: the screen's default)
         self.page: list[str] | None = None  # text shown over the board (help, a table)
         self.page_top = 0
+        self.drawn: dict[panels.Size, panels.Grid] = {}  # the whole board, by tile size
         self.said: tuple[str, str] = ("", "")  # (style, text): an error, a hint
         self.busy: str | None = None  # who is thinking
         self.busy_since = 0.0
@@ -127,7 +127,7 @@ class Screen:
             Window(FormattedTextControl(self._top), height=1, style="reverse"),
             body,
             Window(_Lines(self._moves), height=lambda: 3 if wide()[1] < 30 else 6),
-            Window(_Lines(self._status), height=2),
+            Window(_Lines(self._status), height=3),
             Window(BufferControl(self.buffer, input_processors=[BeforeInput("meeple> ")]),
                    height=1),
             Window(FormattedTextControl(lambda: [("", panels.fitted(KEYS, wide()[0]))]),
@@ -145,15 +145,15 @@ class Screen:
 
     def _board(self, width: int, height: int) -> list[panels.Line]:
         if self.page is not None:
-            wrapped = [part for line in self.page for part in
-                       textwrap.wrap(line, width, subsequent_indent="  ",
-                                     drop_whitespace=False) or [""]]
+            wrapped = [part for line in self.page for part in panels.wrapped(line, width)]
             return [[("", line)] for line in wrapped[self.page_top:self.page_top + height]]
         if not self.state.board:
             return []
         size = self.size or panels.default_size(*self.app_size())
         view = panels.View(*self.centre, size)
-        return panels.board_window(self.state, view, width, height)
+        if size not in self.drawn:  # (drawn once a state: the spinner redraws the screen)
+            self.drawn = {size: panels.whole_board(self.state, size)}
+        return panels.board_window(self.state, view, width, height, self.drawn[size])
 
     def _side(self, width: int, height: int) -> list[panels.Line]:
         lines = panels.hand(self.state, width)
@@ -181,7 +181,9 @@ class Screen:
             nextline = "The game is over: press any key to leave"
         else:
             nextline = self.typing.words(_next_line(self.state))
-        lines = textwrap.wrap(said, width)[:1] if said else []
+        lines = textwrap.wrap(said, width) if said else []
+        if len(lines) > height - 1:  # (what is cut is said again by `help` or the command)
+            lines = [*lines[:height - 2], panels.fitted(" ".join(lines[height - 2:]), width)]
         return [[(style, line)] for line in lines] + [[("bold", panels.fitted(nextline, width))]]
 
     # -- keys -----------------------------------------------------------------------------
@@ -257,30 +259,13 @@ class Screen:
         self.page_top = 0
 
     def _help_text(self) -> str:
-        from meeple.cli.pictures.board import legend
-
         compact = (self.size or panels.default_size(*self.app_size())) == panels.COMPACT
-        return "\n".join([
-            "Help (? or Esc closes it; Up and Down scroll)", "",
-            self.typing.help.replace("Up and Down recall", "Ctrl-P and Ctrl-N recall")
-            + " · hint: what the default bot would play, and the change to your projected "
-            "score (the points scored and what the end would pay for the realms held) · "
-            "zoom · centre", "",
-            "Keys: arrows pan the board · F2 zooms between the framed and the compact "
-            "drawing · F3 centres on the last placement · Ctrl-P and Ctrl-N recall a line · "
-            "Ctrl-C or Ctrl-D ends the session (the log keeps every move)", "",
-            "What the board shows:", legend(self.state, unicode=True, compact=compact), "",
-            "Rules: `rules` lists them, `rules ID` (as cited, e.g. "
-            f"{self.state.edition.rule('meeple')}) or `rules WORD` shows one.",
-        ])
+        return panels.help_page(self.state, self.typing.help, compact)
 
     # -- what is typed --------------------------------------------------------------------
 
     def _accept(self, buffer: Buffer) -> bool:
-        line = buffer.text
-        if line.strip():
-            buffer.append_to_history()
-        self._submit(line)
+        self._submit(buffer.text)  # (the buffer keeps the line in its history)
         return False
 
     def _submit(self, line: str) -> None:
@@ -347,6 +332,7 @@ class Screen:
 
         placed = self.state.placed_at
         self.state = open_game(self.path).state
+        self.drawn = {}
         if self.state.placed_at != placed or self.state.placed_at is None:
             self.centre = self.state.placed_at or (0, 0)
         if self.state.phase == "over" and not self.ending:
@@ -356,11 +342,7 @@ class Screen:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
             self.run(["score", self.path])
-        lines = out.getvalue().splitlines()
-        if "Points by kind:" in lines:  # the totals and the winners first, then each row
-            at = lines.index("Points by kind:")
-            lines = [*lines[:1], *lines[at:], "", *lines[1:at]]
-        self._show_page("\n".join(["Final scores (Up and Down scroll)", "", *lines]))
+        self._show_page(panels.final_page(out.getvalue()))
         self.ending = True
 
     # -- the bots -------------------------------------------------------------------------
@@ -432,12 +414,12 @@ class Screen:
         if awaiting(self.state) not in ("place", "meeple"):
             self._say("no hint now: the game does not wait for a placement or a figure", True)
             return
-        state = self.state
+        from meeple.cli.screen.hints import hint_beside
         from meeple.cli.session import DEFAULT_OPPONENT
 
+        state = self.state
         self.busy, self.busy_since = f"the hint ({DEFAULT_OPPONENT})", time.monotonic()
         ticking = self.app.create_background_task(self._tick())
-        loop = asyncio.get_running_loop()
 
         def done(text: str, error: bool) -> None:
             ticking.cancel()
@@ -446,16 +428,7 @@ class Screen:
                 self._say(text, error)
             self.app.invalidate()
 
-        def search() -> None:
-            from meeple.cli.screen.hints import hint
-
-            try:
-                text, error = hint(state, DEFAULT_OPPONENT), False
-            except Exception as exc:  # a hint that cannot be given is said, not raised
-                text, error = f"no hint: {exc}", True
-            loop.call_soon_threadsafe(done, text, error)
-
-        threading.Thread(target=search, daemon=True).start()
+        hint_beside(state, DEFAULT_OPPONENT, done)
 
     # -- the end --------------------------------------------------------------------------
 

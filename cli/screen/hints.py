@@ -4,7 +4,10 @@ would pay for the realms its figures hold, ``meeple.engine.projected``)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
+from collections.abc import Callable
 
 from meeple.engine import (
     Command,
@@ -59,3 +62,18 @@ def hint(state: GameState, bot: str) -> str:
     gain = projected(after)[side] - before
     why = f"projected score {before} → {before + gain} ({gain:+d})"
     return f"hint ({bot}): {' '.join(words)} · {why}"
+
+
+def hint_beside(state: GameState, bot: str, done: Callable[[str, bool], None]) -> None:
+    """Look for ``hint`` in a thread of its own (a search of a few seconds), then call
+    ``done`` with its text, and whether it is an error, in this thread's event loop."""
+    loop = asyncio.get_running_loop()
+
+    def search() -> None:
+        try:
+            text, error = hint(state, bot), False
+        except Exception as exc:  # a hint that cannot be given is said, not raised
+            text, error = f"no hint: {exc}", True
+        loop.call_soon_threadsafe(done, text, error)
+
+    threading.Thread(target=search, daemon=True).start()

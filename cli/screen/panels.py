@@ -9,6 +9,7 @@ styles here.
 from __future__ import annotations
 
 import functools
+import textwrap
 from typing import NamedTuple
 
 from meeple.cli.labels import cell_labels, distinct_rotations, rotation_number, shown_spots
@@ -164,11 +165,18 @@ class View(NamedTuple):
     size: Size
 
 
-def board_window(state: GameState, view: View, width: int, height: int) -> list[Line]:
+def whole_board(state: GameState, size: Size) -> Grid:
+    """The whole board drawn with tiles of ``size``, the last placement marked."""
+    return render(state, width=1 << 30, unicode=True, highlight=state.placed_at, size=size)
+
+
+def board_window(state: GameState, view: View, width: int, height: int,
+                 grid: Grid | None = None) -> list[Line]:
     """The part of the board ``width`` by ``height`` around ``view``'s cell, the column
-    numbers kept on the first line and the row numbers on the left as it moves."""
-    grid: Grid = render(state, width=1 << 30, unicode=True, highlight=state.placed_at,
-                        size=view.size)
+    numbers kept on the first line and the row numbers on the left as it moves; ``grid``
+    the whole board drawn at ``view``'s size (``whole_board``) if it was drawn already."""
+    if grid is None:
+        grid = whole_board(state, view.size)
     cells = [*state.board, *cell_labels(state).values()]
     x0 = min(x for x, _ in cells)
     y1 = max(y for _, y in cells)
@@ -200,3 +208,41 @@ def _start(centre: int, shown: int, whole: int) -> int:
 def default_size(width: int, height: int) -> Size:
     """The drawing a screen starts with: the largest framed tiles on a large screen."""
     return SIZES[0] if width >= 100 and height >= 32 else SIZES[1]
+
+
+def wrapped(line: str, width: int) -> list[str]:
+    """A line of a page in lines of ``width``, each as indented as the line was."""
+    text = line.lstrip(" ")
+    indent = " " * min(len(line) - len(text), width // 2)
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_on_hyphens=False) or [""]
+
+
+def help_page(state: GameState, commands: str, compact: bool) -> str:
+    """The help shown on ``?``: the commands (``commands``, as the line-by-line session
+    lists them), the keys, the legend of the board as drawn now, and where the rules are."""
+    from meeple.cli.pictures.board import legend
+
+    return "\n".join([
+        "Help (? or Esc closes it; Up and Down scroll)", "",
+        commands.replace("Up and Down recall", "Ctrl-P and Ctrl-N recall")
+        + " · hint: what the default bot would play, and the change to your projected "
+        "score (the points scored and what the end would pay for the realms held) · "
+        "zoom · centre", "",
+        "Keys: arrows pan the board · F2 zooms between the framed and the compact "
+        "drawing · F3 centres on the last placement · Ctrl-P and Ctrl-N recall a line · "
+        "Ctrl-C or Ctrl-D ends the session (the log keeps every move)", "",
+        "What the board shows:", legend(state, unicode=True, compact=compact), "",
+        "Rules: `rules` lists them, `rules ID` (as cited, e.g. "
+        f"{state.edition.rule('meeple')}) or `rules WORD` shows one.",
+    ])
+
+
+def final_page(table: str) -> str:
+    """The final score table (``meeple score``'s text) as the end shows it: the scores, the
+    points by kind and the winners first, then each scoring."""
+    lines = table.splitlines()
+    if "Points by kind:" in lines:
+        at = lines.index("Points by kind:")
+        lines = [*lines[:1], *lines[at:], "", *lines[1:at]]
+    return "\n".join(["Final scores (Up and Down scroll)", "", *lines])
