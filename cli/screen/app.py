@@ -184,7 +184,8 @@ class Screen:
         lines = textwrap.wrap(said, width) if said else []
         if len(lines) > height - 1:  # (what is cut is said again by `help` or the command)
             lines = [*lines[:height - 2], panels.fitted(" ".join(lines[height - 2:]), width)]
-        return [[(style, line)] for line in lines] + [[("bold", panels.fitted(nextline, width))]]
+        shown = [[(style, line)] for line in lines] + [[("bold", panels.fitted(nextline, width))]]
+        return [[] for _ in range(height - len(shown))] + shown  # (next above the prompt)
 
     # -- keys -----------------------------------------------------------------------------
 

@@ -38,9 +38,13 @@ def screen_style(name: str | None) -> str:
     ``bold black on yellow``, ``grey35``)."""
     if not name:
         return ""
+    from rich.errors import StyleSyntaxError
     from rich.style import Style
 
-    parsed = Style.parse(style_named(name))
+    try:
+        parsed = Style.parse(style_named(name))
+    except StyleSyntaxError:  # a name the looks give no style (drawn plain, as rich does)
+        return ""
     parts = [word for word, on in (("bold", parsed.bold), ("reverse", parsed.reverse),
                                    ("italic", parsed.italic)) if on]
     if parsed.color is not None:
@@ -226,6 +230,7 @@ def help_page(state: GameState, commands: str, compact: bool) -> str:
     return "\n".join([
         "Help (? or Esc closes it; Up and Down scroll)", "",
         commands.replace("Up and Down recall", "Ctrl-P and Ctrl-N recall")
+        .replace(" · hint · quit", " · quit")
         + " · hint: what the default bot would play, and the change to your projected "
         "score (the points scored and what the end would pay for the realms held) · "
         "zoom · centre", "",

@@ -132,6 +132,11 @@ def test_the_screen_draws_the_move_at_once_answers_and_redraws_on_a_resize(tmp_p
                                "no first screen")
         _fits(shown, 80, 24)
         assert "in hand: " in shown[1]
+        terminal.keys("?")
+        shown = terminal.until(lambda s: "Help (? or Esc closes it" in "\n".join(s), "no help")
+        _fits(shown, 80, 24)
+        terminal.keys("Escape")
+        terminal.until(lambda s: "Help (? or Esc" not in "\n".join(s), "the help stays")
         terminal.line(_label(game, move))
         shown = terminal.until(lambda s: "Next: red may place" in "\n".join(s), "no move drawn")
         assert _last_placements(game)["red"] in "\n".join(shown)
@@ -227,6 +232,8 @@ def test_a_whole_game_on_one_screen_never_scrolls(tmp_path, edition, width, heig
                 line = _label(game, move) if typed % 4 else \
                     f"place {move['x']} {move['y']} {move['rotation']}"
                 typed += 1
+            if typed % 5 == 4:
+                terminal.keys("F2")  # the next drawing (down to the compact one, and round)
             terminal.line(line)
             head = status["head"]
             end = time.monotonic() + 60
