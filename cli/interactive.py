@@ -293,7 +293,8 @@ def _hint(path: str) -> str:
 def _on_screen(path: str, bots: dict[str, str], move_time: float, run: Run) -> int:
     """The session as one screen; what it leaves said on the terminal once it closes."""
     from meeple.cli import output
-    from meeple.cli.screen.app import Typing, play_screen
+    from meeple.cli.screen.app import play_screen
+    from meeple.cli.screen.lines import Typing
 
     words = functools.partial(in_play_words, path)
     typing = Typing(argv=functools.partial(_argv, path), completer=_Completer(path, SCREEN_VERBS),

@@ -22,11 +22,9 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
-from typing import NamedTuple
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import Completer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import (
@@ -44,39 +42,18 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 
 from meeple.cli.screen import panels
-
-#: runs one command line in this process and gives its exit code (``meeple.cli.app``)
-Run = Callable[[list[str]], int]
-
-
-class Typing(NamedTuple):
-    """What a typed line means, as the line-by-line session reads it
-    (``meeple.cli.interactive``): the screen reads lines the same way."""
-
-    #: the command line a typed line stands for (None: an empty line); ValueError if unread
-    argv: Callable[[str], list[str] | None]
-    #: Tab completion of a line
-    completer: Completer
-    #: the verbs a line may start with, and those that only show something
-    verbs: tuple[str, ...]
-    showing: tuple[str, ...]
-    #: the commands, in one paragraph
-    help: str
-    #: a message in the words typed at the prompt (`moves`, not `meeple moves GAME`)
-    words: Callable[[str], str]
-    #: the longest line read as a command
-    max_line: int
+from meeple.cli.screen.lines import Run, Typing
 
 #: the keys, as the last line shows them
 KEYS = "? help · arrows pan · F2 zoom · F3 centre · Tab completes · Ctrl-D quits"
-#: what the screen says while a bot seat plays (its spinner turns)
+#: the spinner of the thinking line
 SPINNER = "|/-\\"
 
 
 class _Lines(UIControl):
     """A window's lines, made for its size when it is drawn (so a resize redraws them)."""
 
-    def __init__(self, make) -> None:
+    def __init__(self, make: Callable[[int, int], list[panels.Line]]) -> None:
         self.make = make
 
     def create_content(self, width: int, height: int) -> UIContent:
@@ -164,7 +141,7 @@ class Screen:
 
     def _moves(self, width: int, height: int) -> list[panels.Line]:
         bots = set(self.bots) | set(_recorded(self.state))
-        lines = []
+        lines: list[panels.Line] = []
         for move in panels.last_moves(self.state, height):
             style = "fg:ansimagenta bold" if move.player in bots else ""
             lines.append([(style, panels.fitted(panels.move_line(move), width))])
@@ -184,8 +161,10 @@ class Screen:
         lines = textwrap.wrap(said, width) if said else []
         if len(lines) > height - 1:  # (what is cut is said again by `help` or the command)
             lines = [*lines[:height - 2], panels.fitted(" ".join(lines[height - 2:]), width)]
-        shown = [[(style, line)] for line in lines] + [[("bold", panels.fitted(nextline, width))]]
-        return [[] for _ in range(height - len(shown))] + shown  # (next above the prompt)
+        shown: list[panels.Line] = [[(style, line)] for line in lines]
+        shown.append([("bold", panels.fitted(nextline, width))])
+        blank: list[panels.Line] = [[] for _ in range(height - len(shown))]
+        return blank + shown  # (what happens next just above the prompt)
 
     # -- keys -----------------------------------------------------------------------------
 
@@ -296,7 +275,7 @@ class Screen:
             self._zoom()
         elif verb in ("centre", "center", "show"):
             self._recentre()
-        elif verb == "continue":
+        elif verb == "continue" and self._bot_to_play(recorded=True):
             self._start_bots(recorded=True)
         elif verb not in self.typing.verbs:
             shown = verb if len(verb) <= 40 else verb[:40] + "…"
@@ -318,7 +297,8 @@ class Screen:
         if errors:
             self._say(errors[0].removeprefix("meeple: error: "), code != 0)
         if argv[0] in self.typing.showing:
-            self._show_page(out.getvalue())
+            if out.getvalue().strip():
+                self._show_page(out.getvalue())
             return
         self.page = None
         self._reload()
@@ -354,23 +334,13 @@ class Screen:
     async def _bots_play(self, recorded: bool) -> None:
         """The bot seats play, each move in a process of its own, until a person is to act
         (the recorded seats only when ``recorded``: after an undo or a redo they wait)."""
-        from meeple.engine import awaiting
 
         while not self.interrupted:
-            state = self.state
-            if awaiting(state) not in ("place", "meeple"):
+            bot = self._bot_to_play(recorded)
+            if bot is None:
                 break
-            seats = _recorded(state)
-            who = state.player
-            if who in self.bots:
-                spec = self.bots[who]
-                argv = ["autoplay", self.path, "--bot", spec, "--turns", "1", "--move-time",
-                        str(self.move_time)]
-            elif recorded and who in seats and not set(seats) >= set(state.players):
-                spec, argv = seats[who], ["continue", self.path]
-            else:
-                break
-            code, err = await self._child(argv, f"{who} ({spec})")
+            spec, argv = bot
+            code, err = await self._child(argv, f"{self.state.player} ({spec})")
             if self.interrupted:
                 return
             self._reload()
@@ -380,6 +350,23 @@ class Screen:
                           f"{why[0].removeprefix('meeple: error: ')}", True)
                 break
         self.app.invalidate()
+
+    def _bot_to_play(self, recorded: bool) -> tuple[str, list[str]] | None:
+        """The bot to play now, if one is (a recorded seat only when ``recorded``), and the
+        command that lets it play one turn."""
+        from meeple.engine import awaiting
+
+        state = self.state
+        seats = _recorded(state)
+        who = state.player
+        if awaiting(state) not in ("place", "meeple"):
+            return None
+        if who in self.bots:
+            return self.bots[who], ["autoplay", self.path, "--bot", self.bots[who], "--turns",
+                                    "1", "--move-time", str(self.move_time)]
+        if recorded and who in seats and not set(seats) >= set(state.players):
+            return seats[who], ["continue", self.path]
+        return None
 
     async def _child(self, argv: list[str], who: str) -> tuple[int, str]:
         """Run ``meeple ARGV`` in a process of its own while the screen says ``who`` is

@@ -12,6 +12,8 @@ import functools
 import textwrap
 from typing import NamedTuple
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
 from meeple.cli.labels import cell_labels, distinct_rotations, rotation_number, shown_spots
 from meeple.cli.pictures.board import COMPACT, SIZES, UNICODE, Grid, Size, draw, render, style_named
 from meeple.engine import GameState
@@ -26,7 +28,8 @@ from meeple.events.model import (
 )
 from meeple.events.text import escaped
 
-Line = list[tuple[str, str]]
+#: a line of styled text: (style, text) pairs
+Line = StyleAndTextTuples
 
 #: the drawings the zoom key steps through, the largest first; the last is the compact one
 ZOOMS = (*SIZES, COMPACT)
