@@ -116,7 +116,7 @@ def last_moves(state: GameState, count: int) -> list[Move]:
 
 
 def move_line(move: Move) -> str:
-    """A turn as the moves list shows it: ``12 black SW-07 (1,2) 90°, no meeple``."""
+    """A turn as the moves list shows it: ``2 black H (0,1) 180°, no meeple``."""
     return f"{move.turn:>3} {move.player} {move.text}"
 
 

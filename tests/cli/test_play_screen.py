@@ -238,8 +238,8 @@ def test_a_whole_game_on_one_screen_never_scrolls(tmp_path, edition, width, heig
                 typed += 1
             if typed % 5 == 4:
                 terminal.keys("F2")  # the next drawing (down to the compact one, and round)
-            terminal.line(line)
             size = game.stat().st_size
+            terminal.line(line)
             end = time.monotonic() + 60
             while game.stat().st_size == size:  # (a move only ever appends to the log)
                 assert time.monotonic() < end, "\n".join(terminal.lines())
