@@ -81,13 +81,17 @@ def play(
     relay: Annotated[str | None, typer.Option(
         help="A remote game played live through this relay (`meeple serve`): your moves go "
         "to it, and the session waits for the others' lines.", metavar="URL")] = None,
+    lines: Annotated[bool, typer.Option(
+        "--lines", help="Line by line at a terminal too (as from a pipe, with line editing), "
+        "instead of one screen.")] = False,
 ) -> None:
     """Play at the terminal: type moves without the file name; bots take their seats."""
     from meeple.cli.interactive import run_play
     from meeple.cli.session import check_move_time, parse_seats
 
     check_move_time(move_time)
-    raise typer.Exit(run_play(game, parse_seats(bot or []), move_time, run_command, relay))
+    raise typer.Exit(run_play(game, parse_seats(bot or []), move_time, run_command, relay,
+                              lines))
 
 
 #: every command, in the order `meeple --help` lists them

@@ -12,6 +12,7 @@ either appended whole or not at all, so the log is never left half written.
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 import shlex
@@ -24,7 +25,9 @@ from meeple.cli.output import note, say
 
 #: the verbs a line may start with, as typed
 VERBS = ("place", "deploy", "skip", "take-back", "draw", "roll", "undo", "redo", "moves",
-         "show", "status", "score", "continue", "rules", "help", "quit", "exit")
+         "show", "status", "score", "continue", "rules", "hint", "help", "quit", "exit")
+#: the verbs of the screen alone (``meeple.cli.screen.app``)
+SCREEN_VERBS = ("zoom", "centre", "center")
 #: the verbs that only show something: after them no bot plays and the board is not redrawn
 SHOWING = ("moves", "show", "status", "score", "rules")
 #: a short word typed for a verb
@@ -32,8 +35,8 @@ SHORT = {"p": "place"}
 HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell b, "
         "rotation 2; b2 alone or p b2 for short) · deploy TARGET [--large] · skip · "
         "take-back X Y TARGET · draw TILE · roll COLOUR=N,N ... · undo [--steps N] · redo · "
-        "moves · show · status · score · rules [ID|WORD] · quit (Tab completes; Up and Down "
-        "recall)")
+        "moves · show · status · score · rules [ID|WORD] · hint · quit (Tab completes; Up and "
+        "Down recall)")
 #: a placement label typed alone (``b2``): letters then a rotation number
 _LABEL = re.compile(r"[a-z]{1,3}[0-9]+", re.IGNORECASE)
 #: a command of the shell named in a message: `meeple VERB ARGS`
@@ -137,8 +140,9 @@ class _Completer(Completer):
     """Tab completion: the verbs, then what the game allows now (placements with their
     targets, targets, tiles left, the sides that roll)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, extra: tuple[str, ...] = ()) -> None:
         self.path = path
+        self.verbs = [*VERBS, *extra]
 
     def candidates(self, verb: str) -> list[str]:
         from meeple.engine import legal_moves
@@ -171,7 +175,7 @@ class _Completer(Completer):
     def get_completions(self, document, complete_event):
         line = document.text_before_cursor.lstrip()
         if " " not in line:
-            typed, found = line, list(VERBS)
+            typed, found = line, self.verbs
         else:
             verb, typed = line.split(" ", 1)
             found = self.candidates(verb.lower())
@@ -181,9 +185,10 @@ class _Completer(Completer):
 
 
 def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
-             relay: str | None = None) -> int:
-    """The session (see the module), each command line run by ``run``. Reads lines from a
-    terminal with prompt_toolkit, or plainly from a pipe. Returns the exit code: 0, or 1 when
+             relay: str | None = None, lines: bool = False) -> int:
+    """The session (see the module), each command line run by ``run``. At a terminal it is
+    one screen (``meeple.cli.screen``), or with ``lines`` (or a ``relay``) lines read with
+    prompt_toolkit; from a pipe, lines read plainly. Returns the exit code: 0, or 1 when
     lines read from a pipe failed (a script learns that not every line was played; each
     error was said on stderr). With ``relay`` (a remote game), the lines go to and come from
     the relay after each move, and while the game waits for another seat the session waits
@@ -208,6 +213,8 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
                       "game does not have here (table mode or a sealed seed): seat mcts or a "
                       "program", 2)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if terminal and not lines and relay is None:
+        return _on_screen(path, bots, move_time, run)
     read = _terminal_reader(path) if terminal else _pipe_reader
     failed = 0
     # Ctrl-C ends the session wherever it comes: at the prompt, in a command, while a bot
@@ -249,6 +256,9 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
             if verb == "help":
                 say(HELP)
                 continue
+            if verb == "hint":
+                say(_hint(path))
+                continue
             if verb not in VERBS:
                 shown = verb if len(verb) <= 40 else verb[:40] + "…"
                 note(f"meeple: error: unknown command {shown!r} (`help` lists the commands)")
@@ -267,6 +277,38 @@ def run_play(path: str, bots: dict[str, str], move_time: float, run: Run,
     finally:
         output.error_words = shell_words
     return 1 if failed and not terminal else 0
+
+
+def _hint(path: str) -> str:
+    """What the default bot would play now, and why (``meeple.cli.screen.hints``)."""
+    from meeple.cli.screen.hints import hint
+    from meeple.cli.session import DEFAULT_OPPONENT
+
+    try:
+        return hint(_state(path), DEFAULT_OPPONENT)
+    except ValueError as exc:
+        return f"no hint now: {exc}"
+
+
+def _on_screen(path: str, bots: dict[str, str], move_time: float, run: Run) -> int:
+    """The session as one screen; what it leaves said on the terminal once it closes."""
+    from meeple.cli import output
+    from meeple.cli.screen.app import play_screen
+    from meeple.cli.screen.lines import Typing
+
+    words = functools.partial(in_play_words, path)
+    typing = Typing(argv=functools.partial(_argv, path), completer=_Completer(path, SCREEN_VERBS),
+                    verbs=VERBS, showing=SHOWING, help=HELP, words=words, max_line=MAX_LINE)
+    shell_words = output.error_words
+    output.error_words = words
+    try:
+        interrupted = play_screen(path, bots, move_time, run, typing)
+    finally:
+        output.error_words = shell_words
+    if interrupted:
+        say("(interrupted: the log keeps every move made)")
+    say(score_line(_state(path)) + f" · the game is kept in {path}")
+    return 0
 
 
 #: seconds between two looks at the relay while the game waits for another seat

@@ -64,6 +64,11 @@ def _outcome(game: Game, head: str | None, count: int) -> Outcome:
     return Outcome(game.path, game.state, list(game.events[len(game.events) - count:]), head)
 
 
+#: whether ``act`` leaves the recorded bot seats to play later: ``play``'s screen shows the
+#: person's move first, then lets them play (``meeple continue``)
+seats_later = False
+
+
 def act(path: str, commands: Sequence[Command], *, label: str | None = None) -> Outcome:
     """Play ``commands`` on the game at ``path`` and append what they cause; then the bots of
     the game's bot seats (``seated_bots``) play until a person is to act, unless the commands
@@ -95,7 +100,7 @@ def act(path: str, commands: Sequence[Command], *, label: str | None = None) -> 
                       "and move", 1)
     for command in commands:
         game.push(command)
-    if not isinstance(commands[-1], Undo | Redo):
+    if not isinstance(commands[-1], Undo | Redo) and not seats_later:
         _seats_play(game)
     count = len(game.unsaved)
     return _outcome(game, game.save(), count)

@@ -44,7 +44,8 @@ from meeple.events.text import escaped
 
 #: (the tile drawing of ``tiletext`` is named here too, where the board's callers find it)
 __all__ = ["ASCII", "COMPACT", "LETTER", "SIZES", "STYLE", "UNICODE", "Cell", "Glyphs", "Grid",
-           "Size", "draw", "draw_tile", "legend", "pick_size", "render", "to_plain", "to_rich"]
+           "Size", "draw", "draw_tile", "legend", "pick_size", "render", "style_named", "to_plain",
+           "to_rich"]
 
 #: the terminal style of the players' colours and of what every board shows; a feature kind's
 #: or a symbol's comes from the editions' looks (``Look.styles``)
@@ -313,11 +314,11 @@ def to_rich(lines: Grid):
             text.append("\n")
         for ch, style in row:
             shown = ch if ch.isprintable() else escaped(ch)
-            text.append(shown, style=_style(style) if style else None)
+            text.append(shown, style=style_named(style) if style else None)
     return text
 
 
-def _style(name: str) -> str:
+def style_named(name: str) -> str:
     """The terminal style a cell names: a colour's or the board's own, else a feature kind's
     or a symbol's from the editions' looks, else the name as a style."""
     return STYLE.get(name) or looked_up("styles", name) or name

@@ -1,5 +1,6 @@
 """`meeple play`: a game typed at a terminal, with bot seats. Tested in a real terminal (tmux:
-line editing, Tab completion, Ctrl-C and Ctrl-D) and through a pipe."""
+line editing, Tab completion, Ctrl-C and Ctrl-D; the session line by line, ``--lines``) and
+through a pipe; the session as one screen is tested in ``test_play_screen``."""
 
 import json
 import os
@@ -166,7 +167,7 @@ def test_a_terminal_session_completes_plays_and_ends_cleanly(tmp_path):
     run("new", game, "--players", "red,black", "--seed", "11")
     move = run_json("moves", game)[0]
     placement = f"{move['x']} {move['y']} {move['rotation']}"
-    terminal = _Terminal([*PLAY, str(game), "--bot", "black=greedy"])
+    terminal = _Terminal([*PLAY, str(game), "--lines", "--bot", "black=greedy"])
     try:
         terminal.prompt_after("Next: red places")
         terminal.keys("pla")
@@ -204,7 +205,7 @@ def test_ctrl_c_while_a_session_bot_thinks_ends_the_session_and_keeps_the_person
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "11")
     move = run_json("moves", game)[0]
-    terminal = _Terminal([*PLAY, str(game), "--bot", "black=mcts:30s"])
+    terminal = _Terminal([*PLAY, str(game), "--lines", "--bot", "black=mcts:30s"])
     try:
         terminal.prompt_after("Next: red places")
         terminal.keys(f"place {move['x']} {move['y']} {move['rotation']}", "Enter")
@@ -228,7 +229,7 @@ def test_ctrl_d_ends_a_terminal_session_and_up_recalls_a_line(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "12")
     before = game.read_bytes()
-    terminal = _Terminal([*PLAY, str(game)])
+    terminal = _Terminal([*PLAY, str(game), "--lines"])
     try:
         terminal.prompt_after("Next: red places")
         terminal.keys("status", "Enter")
@@ -274,7 +275,7 @@ def test_a_whole_game_typed_at_a_terminal_against_a_recorded_bot_seat(tmp_path, 
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "w", "--edition", edition,
         "--bot", "black=greedy")
-    terminal = _Terminal([*PLAY, str(game)])
+    terminal = _Terminal([*PLAY, str(game), "--lines"])
     typed = placed_by_label = 0
     try:
         while True:
