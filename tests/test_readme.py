@@ -76,6 +76,7 @@ def test_every_python_example_of_a_page_runs(page, tmp_path, monkeypatch):
     """Each example runs as a script would, in a fresh folder (one that defines tests, as the
     pytest plug-in's page does, defines them: its imports and names must hold)."""
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").symlink_to(ROOT / "docs")  # examples run from the project's folder
     for code in blocks(page.read_text(), "python"):
         exec(compile(code, str(page), "exec"), {"__name__": "example"})
 
