@@ -188,8 +188,7 @@ def document(log: Game, made: Frames | None = None) -> dict:
     assert isinstance(first, GameStarted)
     if made is None or made.events != len(events):
         made = Frames()
-        for event, after in walk(events):
-            made(event, after)
+        walk(events, visit=made)
     state = made.state
     assert state is not None
     tables, frames, frame_of = made.tables, made.frames, made.frame_of
