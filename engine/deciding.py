@@ -203,14 +203,11 @@ def legal_targets(state: GameState) -> list[str]:
     x, y = cell
     placed = state.board[(x, y)]
     realms = state.realms
-    parent = realms.parent
     data = realms.data
     targets = []
     # (one node and one target per feature; ``strict=`` would cost its keyword's parsing)
-    for node, target in zip(placed.nodes, placed.tile.orientations[placed.r].targets):  # noqa: B905
-        root = parent[node]
-        if parent[root] != root:  # (a root, or a node next to one, needs no call)
-            root = realms.find(root)
+    for root, target in zip(realms.roots(placed.nodes),  # noqa: B905
+                            placed.tile.orientations[placed.r].targets):
         if not data[root].meeples:
             targets.append(target)
     attack = state.edition.attack
@@ -233,8 +230,7 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
     """
     board = state.board
     realms = state.realms
-    find = realms.find
-    parent = realms.parent
+    root_of = realms.root
     data = realms.data
     attacks = attack_targets(state)
     orientations = tile.orientations
@@ -250,9 +246,7 @@ def moves_with_targets(state: GameState, tile) -> list[tuple[int, int, int, tupl
                 other = board[(x + dx, y + dy)]
                 nodes = other.nodes
                 for bits, their in other.tile.orientations[other.r].faces[side]:
-                    root = parent[nodes[their]]
-                    if parent[root] != root:
-                        root = find(root)
+                    root = root_of(nodes[their])
                     had = ports.get(root, 0)
                     ports[root] = had | bits
                     if had or bits & (bits - 1):

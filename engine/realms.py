@@ -18,7 +18,7 @@ shares them; a new realm without a symbol shares one empty mapping.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from types import MappingProxyType
 
@@ -191,6 +191,23 @@ class Realms:
         while parent[node] != root:
             parent[node], node = root, parent[node]
         return root
+
+    def root(self, node: int) -> int:
+        """The root of ``node``'s realm; a root, or a node next to one (most nodes: ``find``
+        compresses paths), is answered without a call of ``find``."""
+        parent = self.parent
+        root = parent[node]
+        return root if parent[root] == root else self.find(root)
+
+    def roots(self, nodes: Iterable[int]) -> list[int]:
+        """The root of each node's realm, in order (``root`` of each, in one call)."""
+        parent = self.parent
+        find = self.find
+        roots = []
+        for node in nodes:
+            root = parent[node]
+            roots.append(root if parent[root] == root else find(root))
+        return roots
 
     def realm(self, node: int) -> Realm:
         """The realm a node belongs to."""
