@@ -325,7 +325,10 @@ class Game:
             is no command, or a field of the wrong type, is an ``InvalidCommand`` too).
         """
         command: Command
-        if isinstance(move, Move):
+        if type(move) is PlaceTile and type(move.x) is int and type(move.y) is int \
+                and type(move.rotation) is int:
+            command = move  # (most moves: ``checked``'s first case, without its call)
+        elif isinstance(move, Move):
             command = PlaceTile(move.x, move.y, move.rotation)
         elif isinstance(move, SkipMeeple):
             command = move  # (a command with no field: nothing to check)
