@@ -193,7 +193,9 @@ class GameState:
                             dict(battle.roll) if battle.roll is not None else None,
                             set(battle.tie_paid))
         copy = GameState.__new__(GameState)
-        copy.__dict__.update(self.__dict__)  # (then a copy of each field that changes)
+        # (then a copy of each field that changes; ``dict.copy`` clones the table at once,
+        # where ``update`` of an empty dict from a sparse one inserts key by key)
+        copy.__dict__ = self.__dict__.copy()
         copy.scores = dict(self.scores)
         copy.reserve = {colour: dict(r) for colour, r in self.reserve.items()}
         copy.remaining = dict(self.remaining)
