@@ -9,7 +9,6 @@ what was found.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import islice
 from typing import Any
 
 import msgspec
@@ -168,7 +167,7 @@ def verify(events: list[Event], secret: str | None = None, *,
         visit(first, state)
     judge = _judge if signers is None else _signed_judge(signers)
     try:
-        state = walk(islice(events, 1, None), judge=judge, visit=visit, state=state)
+        state = walk(events[1:], judge=judge, visit=visit, state=state)
     except _Found as found:
         return Verdict(found.state, found.finding, chance=chance)
     return Verdict(state, None, pending=next_event(state) is not None, chance=chance)

@@ -203,11 +203,21 @@ class Realms:
         """The root of each node's realm, in order (``root`` of each, in one call)."""
         parent = self.parent
         find = self.find
-        roots = []
-        for node in nodes:
-            root = parent[node]
-            roots.append(root if parent[root] == root else find(root))
-        return roots
+        return [root if parent[root] == root else find(root)
+                for root in map(parent.__getitem__, nodes)]
+
+    def held(self, nodes: Iterable[int]) -> list[int]:
+        """The roots of the realms of ``nodes`` that hold a figure, each once, in the order of
+        the nodes (``root`` of each, in one loop)."""
+        parent = self.parent
+        data = self.data
+        held: list[int] = []
+        for root in map(parent.__getitem__, nodes):
+            if parent[root] != root:
+                root = self.find(root)
+            if data[root].meeples and root not in held:
+                held.append(root)
+        return held
 
     def realm(self, node: int) -> Realm:
         """The realm a node belongs to."""

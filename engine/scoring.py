@@ -50,13 +50,7 @@ def final_payment(state: GameState, realm: Realm) -> Payment | None:
 def held_roots(state: GameState) -> set[int]:
     """The realms holding a figure now, as union-find roots: found from the nodes figures were
     placed on (``GameState.held_nodes``), not from every realm."""
-    realms = state.realms
-    data = realms.data
-    roots = set()
-    for root in realms.roots(state.memo.held_nodes):
-        if data[root].meeples:
-            roots.add(root)
-    return roots
+    return set(state.realms.held(state.memo.held_nodes))
 
 
 def scorers(state: GameState, realm: Realm) -> list[str]:
