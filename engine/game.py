@@ -34,10 +34,8 @@ from meeple.engine.editions import DEFAULT, edition_named, expansion_named
 from meeple.engine.errors import InvalidCommand, InvalidGame
 from meeple.engine.flow import awaiting, next_event
 from meeple.engine.moves import Move, legal_moves
-from meeple.engine.notation import parse
 from meeple.engine.playing import play, settle
 from meeple.engine.setup import new_game, start
-from meeple.engine.snapshot import export
 from meeple.engine.stage import Stage, stage_of
 from meeple.engine.state import GameState, Waiting
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Remote, Spot
@@ -291,6 +289,8 @@ class Game:
     def export(self) -> dict:
         """The visible state as plain data (``meeple.engine.snapshot.export``): what
         ``show --json`` prints and ``check --expect`` compares."""
+        from meeple.engine.snapshot import export  # (loaded only where a game is exported)
+
         return export(self._state)
 
     def legal_moves(self) -> list[Move]:
@@ -313,6 +313,8 @@ class Game:
         """
         if not isinstance(text, str):
             raise InvalidCommand(f"what a person types is a text, not a {type(text).__name__}")
+        from meeple.engine.notation import parse  # (loaded only where text is read)
+
         return parse(self._state, text)
 
     # -- changing ----------------------------------------------------------------------
