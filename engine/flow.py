@@ -120,7 +120,7 @@ def held_turn_realms(state: GameState) -> list[int]:
     nodes = placed.nodes
     realms = state.realms
     data = realms.data
-    roots = realms.held(map(nodes.__getitem__, placed.tile.orientations[placed.r].turn_order))
+    roots = realms.held(nodes, placed.tile.orientations[placed.r].turn_order)
     if placed.tile.centre >= 0:
         root = realms.root(nodes[placed.tile.centre])
         if data[root].meeples:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from meeple.engine.check import Verdict, Visit, verify, verify_after
-from meeple.engine.commands import Command, PlaceTile, Redo, SkipMeeple, Undo, checked
+from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, Redo, SkipMeeple, Undo, checked
 from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
 from meeple.engine.editions import DEFAULT, edition_named, expansion_named
@@ -326,14 +326,18 @@ class Game:
         :raises InvalidCommand, IllegalMove: the game is left exactly as it was (a value that
             is no command, or a field of the wrong type, is an ``InvalidCommand`` too).
         """
+        # (the moves of every turn, checked as ``checked`` checks them, without its call)
         command: Command
-        if type(move) is PlaceTile and type(move.x) is int and type(move.y) is int \
-                and type(move.rotation) is int:
-            command = move  # (most moves: ``checked``'s first case, without its call)
+        if type(move) is PlaceTile:
+            command = move if type(move.x) is int and type(move.y) is int \
+                and type(move.rotation) is int else checked(move)
+        elif type(move) is SkipMeeple:
+            command = move  # (a command with no field: nothing to check)
+        elif type(move) is PlaceMeeple:
+            command = move if type(move.target) is str and type(move.figure) is str \
+                else checked(move)
         elif isinstance(move, Move):
             command = PlaceTile(move.x, move.y, move.rotation)
-        elif isinstance(move, SkipMeeple):
-            command = move  # (a command with no field: nothing to check)
         else:
             command = checked(move)
         state, events = play(self._state, command)

@@ -18,7 +18,7 @@ shares them; a new realm without a symbol shares one empty mapping.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from types import MappingProxyType
 
@@ -206,13 +206,14 @@ class Realms:
         return [root if parent[root] == root else find(root)
                 for root in map(parent.__getitem__, nodes)]
 
-    def held(self, nodes: Iterable[int]) -> list[int]:
-        """The roots of the realms of ``nodes`` that hold a figure, each once, in the order of
-        the nodes (``root`` of each, in one loop)."""
+    def held(self, nodes: Sequence[int], order: Iterable[int]) -> list[int]:
+        """The roots of the realms of the nodes at ``order`` in ``nodes`` that hold a figure,
+        each once, in that order (``root`` of each, in one loop)."""
         parent = self.parent
         data = self.data
         held: list[int] = []
-        for root in map(parent.__getitem__, nodes):
+        for index in order:
+            root = parent[nodes[index]]
             if parent[root] != root:
                 root = self.find(root)
             if data[root].meeples and root not in held:

@@ -50,7 +50,8 @@ def final_payment(state: GameState, realm: Realm) -> Payment | None:
 def held_roots(state: GameState) -> set[int]:
     """The realms holding a figure now, as union-find roots: found from the nodes figures were
     placed on (``GameState.held_nodes``), not from every realm."""
-    return set(state.realms.held(state.memo.held_nodes))
+    nodes = state.memo.held_nodes
+    return set(state.realms.held(nodes, range(len(nodes))))
 
 
 def scorers(state: GameState, realm: Realm) -> list[str]:
