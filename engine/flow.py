@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from meeple.engine import chance
 from meeple.engine.board import placeable
+from meeple.engine.edition import Edition
 from meeple.engine.joint import forfeit_end, given_up, joint_draw
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
@@ -157,12 +158,13 @@ def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
     roots = held_turn_realms(state)
     edition = state.edition
-    for root in roots:
-        realm = data[root]
-        assert realm is not None
-        contest = edition.contest(state, seq, realm)
-        if contest is not None:
-            return contest
+    if type(edition).contest is not Edition.contest:  # (the base's settles nothing: not asked)
+        for root in roots:
+            realm = data[root]
+            assert realm is not None
+            contest = edition.contest(state, seq, realm)
+            if contest is not None:
+                return contest
     for root in _held_scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None
