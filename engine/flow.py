@@ -15,7 +15,6 @@ from msgspec.structs import replace
 
 from meeple.engine import chance
 from meeple.engine.board import placeable
-from meeple.engine.edition import Edition
 from meeple.engine.joint import forfeit_end, given_up, joint_draw
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import (
@@ -158,7 +157,7 @@ def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
     roots = held_turn_realms(state)
     edition = state.edition
-    if type(edition).contest is not Edition.contest:  # (the base's settles nothing: not asked)
+    if edition.has_contest:
         for root in roots:
             realm = data[root]
             assert realm is not None
