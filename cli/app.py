@@ -8,28 +8,30 @@ what it uses.
 
 The commands live in modules by topic (``meeple.cli.commands.playing``, ``.showing``,
 ``.tools``, ``.rules``, ``meeple.cli.bots.commands``); this module joins them into one app in the
-order ``meeple --help`` lists them, and runs a command line. ``play`` is here: each line
-typed at its prompt is run as a command line of this app.
+order ``meeple --help`` lists them (``app``, loaded when first asked for), and runs a command
+line, loading the module of the command it names alone. ``play`` is here: each line typed at
+its prompt is run as a command line of this app.
 """
 
 
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start, which cost a third of `meeple status`'s start-up.
 import copy
+import functools
 import gc
 import os
 import sys
+from importlib import import_module
 from typing import Annotated
 
 import typer
 
-from meeple.cli.bots import commands as bots
-from meeple.cli.commands import interop, keys, playing, remote, rules, showing, tools
 from meeple.cli.guard import guarded
 from meeple.cli.output import fail, note, say, wants_json
 from meeple.cli.params import BOT_HELP, Game, MoveTime
 
-app = typer.Typer(
+#: the root: its options and ``play``; the other commands are joined in by ``whole``
+_root = typer.Typer(
     name="meeple",
     no_args_is_help=True,
     add_completion=True,
@@ -50,7 +52,7 @@ def _version(shown: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
+@_root.callback()
 def _options(
     version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version,
                                           help="Print the version and exit.")] = False,
@@ -69,7 +71,7 @@ def _options(
         fail(str(exc), 2)
 
 
-@app.command()
+@_root.command()
 @guarded
 def play(
     game: Game,
@@ -101,16 +103,45 @@ ORDER = ("continue", "new", "status", "moves", "place", "deploy", "take-back", "
          "simulate", "bot-check", "tiles", "rules", "demo", "bench", "repair", "schema")
 
 
-def _joined() -> list:
-    """The commands of the topic modules and ``play``, in ``ORDER``."""
-    found = {_name_of(info): info for part in (playing, showing, interop, tools, remote, rules, bots)
-             for info in part.commands.registered_commands}
-    found.update((_name_of(info), info) for info in app.registered_commands)
-    return [found[name] for name in ORDER]
+#: the module of each command but ``play``, by topic (a command line loads its own alone)
+MODULES = {
+    "meeple.cli.commands.playing": ("continue", "new", "place", "deploy", "take-back", "skip",
+                                    "draw", "roll", "undo", "redo", "autoplay"),
+    "meeple.cli.commands.showing": ("status", "moves", "show", "export", "replay", "score",
+                                    "tiles"),
+    "meeple.cli.commands.interop": ("import",),
+    "meeple.cli.commands.tools": ("check", "demo", "bench", "repair", "schema"),
+    "meeple.cli.commands.remote": ("join", "send", "receive", "signatures", "claim-timeout",
+                                   "serve", "watch"),
+    "meeple.cli.commands.rules": ("rules",),
+    "meeple.cli.bots.commands": ("arena", "simulate", "bot-check"),
+}
+_MODULE_OF = {name: module for module, names in MODULES.items() for name in names}
+#: the groups of commands (``meeple key new ...``), listed after the commands, by module
+GROUPS = {"key": "meeple.cli.commands.keys"}
 
 
-#: the groups of commands (``meeple key new ...``), listed after the commands
-GROUPS = (keys.commands,)
+def _command(name: str):
+    """The registered command ``name`` (typer's ``CommandInfo``), its module loaded."""
+    module = _MODULE_OF.get(name)
+    infos = (_root.registered_commands if module is None
+             else import_module(module).commands.registered_commands)
+    return next(info for info in infos if _name_of(info) == name)
+
+
+@functools.cache
+def whole() -> typer.Typer:
+    """The whole app: every command in ``ORDER``, then the groups (every module loaded)."""
+    _root.registered_commands = [_command(name) for name in ORDER]
+    for name, module in GROUPS.items():
+        _root.add_typer(import_module(module).commands, name=name)
+    return _root
+
+
+def __getattr__(name: str) -> typer.Typer:
+    if name == "app":  # (the whole app, made when first asked for)
+        return whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -174,14 +205,20 @@ def run_command(argv: list[str]) -> int:
 
 
 def app_for(argv: list[str]) -> typer.Typer:
-    """``app``, or a copy of it holding only the command ``argv`` names (see ``main``)."""
+    """The whole app, or a copy of its root holding only the command ``argv`` names (see
+    ``main``), whose module alone is loaded."""
     name = _command_named(argv)
     if name is None or any(key.startswith("_MEEPLE_COMPLETE") for key in os.environ):
-        return app  # shell completion asks the whole tree
-    one = copy.copy(app)
-    one.registered_commands = [info for info in app.registered_commands
-                               if _name_of(info) == name]
-    one.registered_groups = [info for info in app.registered_groups if info.name == name]
+        return whole()  # shell completion asks the whole tree
+    if name in GROUPS:
+        app = whole()
+        one = copy.copy(app)
+        one.registered_commands = []
+        one.registered_groups = [info for info in app.registered_groups if info.name == name]
+        return one
+    one = copy.copy(_root)
+    one.registered_commands = [_command(name)]
+    one.registered_groups = []
     return one
 
 
@@ -190,9 +227,8 @@ _VALUED = ("--lock-timeout",)
 
 
 def _command_named(argv: list[str]) -> str | None:
-    """The command a command line names, if it is one of ``app``'s, else None."""
-    names = {_name_of(info) for info in app.registered_commands}
-    names.update(info.name for info in app.registered_groups if info.name)
+    """The command a command line names, if it is one of the app's, else None."""
+    names = {*ORDER, *GROUPS}
     at = 0
     while at < len(argv) and argv[at].startswith("-"):
         if argv[at] in ("--help", "--version"):
@@ -207,10 +243,6 @@ def _name_of(info) -> str:
     """A registered command's name, as typer derives it."""
     return info.name or info.callback.__name__.lower().replace("_", "-")
 
-
-app.registered_commands = _joined()
-for group in GROUPS:
-    app.add_typer(group, name=group.info.name)
 
 if __name__ == "__main__":
     main()

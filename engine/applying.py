@@ -260,7 +260,8 @@ def draw_tile(state: GameState, tile: str) -> None:
     state.left -= 1
     if state.joint is not None:
         state.joint.draws += 1
-    if state.sampled:  # (a sampling state's chance is never known: checked first)
+    search = state.search  # (``state.sampled``, inline: once a draw)
+    if search is not None and search.sampled:  # (its chance is never known: checked first)
         state.pile.remove(tile)
     elif state.digital and state.chance_known:
         state.pile.pop()

@@ -34,8 +34,8 @@ from meeple.engine.entered import decide_draw, decide_roll
 from meeple.engine.errors import RulesError
 from meeple.engine.flow import awaiting_seed, consequence, next_event
 from meeple.engine.joint import RULE_SIGNED, RULE_TAKEOVER, writer
-from meeple.engine.playing import walk, walk_on
-from meeple.engine.setup import seal
+from meeple.engine.playing import Visit, walk
+from meeple.engine.setup import seal, start
 from meeple.engine.state import GameState
 from meeple.events.model import (
     Committed,
@@ -120,15 +120,13 @@ def _same(a: Event, b: Event) -> bool:
 
 
 class _Found(Exception):
-    """Stops the walk at the first event that departs from the rules."""
+    """Stops the walk at the first event that departs from the rules, in ``state`` (the
+    state before that event)."""
 
-    def __init__(self, finding: Finding) -> None:
+    def __init__(self, finding: Finding, state: GameState) -> None:
         super().__init__(finding.message)
         self.finding = finding
-
-
-#: what ``verify`` calls with each event and the state right after it
-Visit = Callable[[Event, GameState], None]
+        self.state = state
 
 
 def verify(events: list[Event], secret: str | None = None, *,
@@ -161,20 +159,17 @@ def verify(events: list[Event], secret: str | None = None, *,
         if signers[0] != getattr(first.remote, "host", None):
             return Verdict(None, Finding(0, "the set-up is not signed by the seat it names as "
                                          "its writer", RULE_SIGNED))
-    walker = walk(events, secret, judge=_judge if signers is None else _signed_judge(signers))
     try:
-        _, state = next(walker)
+        state = start(first, secret)
     except RulesError as exc:
         return Verdict(None, Finding(0, f"bad set-up: {exc.message}", exc.rule))
+    if visit is not None:
+        visit(first, state)
+    judge = _judge if signers is None else _signed_judge(signers)
     try:
-        if visit is not None:
-            visit(first, state)
-        for event, after in walker:
-            state = after
-            if visit is not None:
-                visit(event, state)
+        state = walk(events[1:], judge=judge, visit=visit, state=state)
     except _Found as found:
-        return Verdict(state, found.finding, chance=chance)
+        return Verdict(found.state, found.finding, chance=chance)
     return Verdict(state, None, pending=next_event(state) is not None, chance=chance)
 
 
@@ -186,13 +181,11 @@ def verify_after(state: GameState, events: Sequence[Event], *,
     left as it was. For a holder that keeps a game verified once and checks only what comes
     (the relay); ``chance`` is the verdict's, as ``verify`` found it for the game before.
     """
-    state = state.copy()
-    walker = walk_on(state, events, judge=_judge if signers is None else _signed_judge(signers))
+    judge = _judge if signers is None else _signed_judge(signers)
     try:
-        for _, after in walker:
-            state = after
+        state = walk(events, judge=judge, state=state.copy())
     except _Found as found:
-        return Verdict(state, found.finding, chance=chance)
+        return Verdict(found.state, found.finding, chance=chance)
     return Verdict(state, None, pending=next_event(state) is not None, chance=chance)
 
 
@@ -219,7 +212,7 @@ def _judge(state: GameState, event: Event) -> None:
     else:
         finding = None
     if finding is not None:
-        raise _Found(finding)
+        raise _Found(finding, state)
 
 
 def _signed_judge(signers: Sequence[int]) -> Callable[[GameState, Event], None]:
@@ -230,14 +223,15 @@ def _signed_judge(signers: Sequence[int]) -> Callable[[GameState, Event], None]:
         if 0 < seq < len(signers):
             if not 0 <= signers[seq] < len(state.players):
                 raise _Found(Finding(seq, f"signed by seat {signers[seq]}, which is no seat of "
-                                     "this game", RULE_SIGNED))
+                                     "this game", RULE_SIGNED), state)
             expected = writer(state, event, signers[seq - 1])
             if signers[seq] != expected:
                 raise _Found(Finding(seq, f"signed by seat {signers[seq]} "
                                      f"({state.players[signers[seq]]}), where seat {expected} "
                                      f"({state.players[expected]}) writes this line",
                                      RULE_SIGNED,
-                                     state.players[expected], state.players[signers[seq]]))
+                                     state.players[expected], state.players[signers[seq]]),
+                             state)
         _judge(state, event)
 
     return judge

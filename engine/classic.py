@@ -170,14 +170,10 @@ class Classic(Edition):
 def farm_points(state: GameState, realm: Realm) -> tuple[int, int]:
     """CL-6: (points, cities) for a farm: 3 per completed city it borders, each city once."""
     realms = state.realms
-    parent = realms.parent
     data = realms.data
     seen = set()
     cities = 0
-    for node in realm.cities or ():
-        root = parent[node]
-        if parent[root] != root:  # (a root, or a node next to one, needs no call)
-            root = realms.find(root)
+    for root in realms.roots(realm.cities or ()):
         if root not in seen:
             seen.add(root)
             if data[root].open == 0:

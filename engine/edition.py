@@ -133,6 +133,13 @@ class Edition:
     roles: ClassVar[dict[str, str]] = {}
     #: how its games are drawn and told
     look: ClassVar[Look] = Look()
+    #: whether the edition has a contest of its own (``contest`` overridden), set for each
+    #: edition class: the rules ask the base's, which settles nothing, no questions
+    has_contest: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.has_contest = cls.contest is not Edition.contest
 
     def __repr__(self) -> str:
         return f"<edition {self.name}>"

@@ -119,25 +119,15 @@ def held_turn_realms(state: GameState) -> list[int]:
     placed = state.board[state.placed_at]
     nodes = placed.nodes
     realms = state.realms
-    find = realms.find
-    parent = realms.parent
     data = realms.data
-    roots = []
-    for index in placed.tile.orientations[placed.r].turn_order:
-        root = parent[nodes[index]]
-        if parent[root] != root:  # (a root, or a node next to one, needs no call)
-            root = find(root)
-        if data[root].meeples and root not in roots:
-            roots.append(root)
+    roots = realms.held(nodes, placed.tile.orientations[placed.r].turn_order)
     if placed.tile.centre >= 0:
-        root = nodes[placed.tile.centre]
-        if parent[root] != root:  # (a root needs no call)
-            root = find(root)
+        root = realms.root(nodes[placed.tile.centre])
         if data[root].meeples:
             roots.append(root)
     if state.attacked is not None:
         target = state.board[state.attacked]
-        root = find(target.nodes[target.tile.centre])
+        root = realms.find(target.nodes[target.tile.centre])
         if data[root].meeples and root not in roots:
             roots.append(root)
     return roots
@@ -148,15 +138,12 @@ def _held_scoring_realms(state: GameState, roots: list[int]) -> list[int]:
     centre features around that hold a figure, N clockwise."""
     board = state.board
     realms = state.realms
-    parent = realms.parent
     data = realms.data
     placed = state.placed_at
     assert placed is not None
     for cell in state.centres_near.get(placed, ()):
         other = board[cell]
-        root = other.nodes[other.tile.centre]
-        if parent[root] != root:  # (a root needs no call)
-            root = realms.find(root)
+        root = realms.root(other.nodes[other.tile.centre])
         if data[root].meeples and root not in roots:
             roots.append(root)
     return roots
@@ -170,12 +157,13 @@ def _resolve(state: GameState, seq: int) -> Event:
     data = state.realms.data
     roots = held_turn_realms(state)
     edition = state.edition
-    for root in roots:
-        realm = data[root]
-        assert realm is not None
-        contest = edition.contest(state, seq, realm)
-        if contest is not None:
-            return contest
+    if edition.has_contest:
+        for root in roots:
+            realm = data[root]
+            assert realm is not None
+            contest = edition.contest(state, seq, realm)
+            if contest is not None:
+                return contest
     for root in _held_scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None

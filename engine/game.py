@@ -27,17 +27,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from meeple.engine.check import Verdict, Visit, verify, verify_after
-from meeple.engine.commands import Command, PlaceTile, Redo, SkipMeeple, Undo, checked
+from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, Redo, SkipMeeple, Undo, checked
 from meeple.engine.deciding import followers_to_take_back
 from meeple.engine.edition import Edition
 from meeple.engine.editions import DEFAULT, edition_named, expansion_named
 from meeple.engine.errors import InvalidCommand, InvalidGame
 from meeple.engine.flow import awaiting, next_event
 from meeple.engine.moves import Move, legal_moves
-from meeple.engine.notation import parse
 from meeple.engine.playing import play, settle
 from meeple.engine.setup import new_game, start
-from meeple.engine.snapshot import export
 from meeple.engine.stage import Stage, stage_of
 from meeple.engine.state import GameState, Waiting
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Remote, Spot
@@ -291,6 +289,8 @@ class Game:
     def export(self) -> dict:
         """The visible state as plain data (``meeple.engine.snapshot.export``): what
         ``show --json`` prints and ``check --expect`` compares."""
+        from meeple.engine.snapshot import export  # (loaded only where a game is exported)
+
         return export(self._state)
 
     def legal_moves(self) -> list[Move]:
@@ -313,6 +313,8 @@ class Game:
         """
         if not isinstance(text, str):
             raise InvalidCommand(f"what a person types is a text, not a {type(text).__name__}")
+        from meeple.engine.notation import parse  # (loaded only where text is read)
+
         return parse(self._state, text)
 
     # -- changing ----------------------------------------------------------------------
@@ -324,11 +326,18 @@ class Game:
         :raises InvalidCommand, IllegalMove: the game is left exactly as it was (a value that
             is no command, or a field of the wrong type, is an ``InvalidCommand`` too).
         """
+        # (the moves of every turn, checked as ``checked`` checks them, without its call)
         command: Command
-        if isinstance(move, Move):
-            command = PlaceTile(move.x, move.y, move.rotation)
-        elif isinstance(move, SkipMeeple):
+        if type(move) is PlaceTile:
+            command = move if type(move.x) is int and type(move.y) is int \
+                and type(move.rotation) is int else checked(move)
+        elif type(move) is SkipMeeple:
             command = move  # (a command with no field: nothing to check)
+        elif type(move) is PlaceMeeple:
+            command = move if type(move.target) is str and type(move.figure) is str \
+                else checked(move)
+        elif isinstance(move, Move):
+            command = PlaceTile(move.x, move.y, move.rotation)
         else:
             command = checked(move)
         state, events = play(self._state, command)

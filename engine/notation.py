@@ -13,7 +13,6 @@ board grows.
 from __future__ import annotations
 
 import re
-from string import ascii_lowercase
 
 from meeple.engine.board import placements
 from meeple.engine.commands import (
@@ -31,6 +30,9 @@ from meeple.engine.state import GameState
 from meeple.engine.tiles import TileType
 from meeple.events.text import escaped
 
+#: the column letters (``string.ascii_lowercase``, whose module a command need not load)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
 #: a text shaped like a placement label: letters, then a number
 _SHAPE = re.compile(r"([a-z]+)([0-9]+)", re.IGNORECASE)
 #: the longest label ``parse_placement`` reads (``zzz`` names 18,278 cells)
@@ -47,7 +49,7 @@ def label(index: int) -> str:
     index += 1
     while index:
         index, digit = divmod(index - 1, 26)
-        letters = ascii_lowercase[digit] + letters
+        letters = _LETTERS[digit] + letters
     return letters
 
 

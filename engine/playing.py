@@ -6,8 +6,7 @@ Both use only ``decide``, ``evolve`` and ``next_event``, exactly as
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 from meeple.engine.applying import evolve
 from meeple.engine.commands import Command
@@ -19,41 +18,49 @@ from meeple.events.model import Event, GameStarted
 
 #: a judge of each recorded event, given the state before it (``meeple.engine.check``)
 Judge = Callable[[GameState, Event], None]
+#: what sees each event with the state right after it, as a walk passes
+Visit = Callable[[Event, GameState], None]
 
 
-def walk(events: Iterable[Event], secret: str | None = None, *,
-         judge: Judge | None = None) -> Iterator[tuple[Event, GameState]]:
-    """The one walker over a log: each event with the state right after it, in one fold
-    (linear). ``judge`` is called with the state before each event after the first and may
-    raise to stop the walk there (``verify`` judges every move and consequence); fold,
-    verify, ``show --at`` and the replay page all walk a log through here.
+def walk(events: Iterable[Event], secret: str | None = None, *, judge: Judge | None = None,
+         visit: Visit | None = None, state: GameState | None = None) -> GameState:
+    """The one walker over a log, in one fold (linear): the set-up from its first event, then
+    each event in turn, judged (``judge``, called with the state before each event after the
+    first: it may raise to stop the walk there) and applied; ``visit`` sees each event with
+    the state right after it. Returns the state after the last event. Fold, verify, ``show
+    --at`` and the replay page all walk a log through here. Given ``state``, the walk goes on
+    from it over the events that follow it (and changes it: give it a copy to keep it).
 
-    The state is the live one, changed by the next step: copy it (``state.copy()``) to keep it.
+    The state a visitor sees is the live one, changed by the next step: copy it
+    (``state.copy()``) to keep it. Each event costs a call of ``evolve`` and of the callbacks
+    given, nothing more (no generator is resumed per event).
 
     :raises FoldError: on a ``seq`` out of order; ``InvalidCommand`` on a bad set-up.
     """
     iterator = iter(events)
-    first = next(iterator)
-    if not isinstance(first, GameStarted):
-        raise ValueError("a game starts with game_started")
-    state = start(first, secret)
-    yield first, state
-    for event in iterator:  # (``walk_on``, inline: a generator that delegates costs a step)
-        if judge is not None:
+    if state is None:
+        first = next(iterator)
+        if not isinstance(first, GameStarted):
+            raise ValueError("a game starts with game_started")
+        state = start(first, secret)
+        if visit is not None:
+            visit(first, state)
+    # (a loop for each set of callbacks given: none is tested per event)
+    if judge is None and visit is None:
+        for event in iterator:
+            state = evolve(state, event)
+    elif visit is None:
+        assert judge is not None
+        for event in iterator:
             judge(state, event)
-        state = evolve(state, event)
-        yield event, state
-
-
-def walk_on(state: GameState, events: Iterable[Event], *,
-            judge: Judge | None = None) -> Iterator[tuple[Event, GameState]]:
-    """``walk`` from ``state`` (which it changes: give it a copy to keep the original) over
-    the events that follow it."""
-    for event in events:
-        if judge is not None:
-            judge(state, event)
-        state = evolve(state, event)
-        yield event, state
+            state = evolve(state, event)
+    else:
+        for event in iterator:
+            if judge is not None:
+                judge(state, event)
+            state = evolve(state, event)
+            visit(event, state)
+    return state
 
 
 def fold(events: Iterable[Event], secret: str | None = None) -> GameState:
@@ -62,7 +69,7 @@ def fold(events: Iterable[Event], secret: str | None = None) -> GameState:
 
     :raises FoldError: on a ``seq`` out of order; ``InvalidCommand`` on a bad set-up.
     """
-    return deque(walk(events, secret), maxlen=1)[0][1]
+    return walk(events, secret)
 
 
 #: ``next_event``'s answer where a player must act

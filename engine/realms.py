@@ -18,7 +18,7 @@ shares them; a new realm without a symbol shares one empty mapping.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from types import MappingProxyType
 
@@ -191,6 +191,34 @@ class Realms:
         while parent[node] != root:
             parent[node], node = root, parent[node]
         return root
+
+    def root(self, node: int) -> int:
+        """The root of ``node``'s realm; a root, or a node next to one (most nodes: ``find``
+        compresses paths), is answered without a call of ``find``."""
+        parent = self.parent
+        root = parent[node]
+        return root if parent[root] == root else self.find(root)
+
+    def roots(self, nodes: Iterable[int]) -> list[int]:
+        """The root of each node's realm, in order (``root`` of each, in one call)."""
+        parent = self.parent
+        find = self.find
+        return [root if parent[root] == root else find(root)
+                for root in map(parent.__getitem__, nodes)]
+
+    def held(self, nodes: Sequence[int], order: Iterable[int]) -> list[int]:
+        """The roots of the realms of the nodes at ``order`` in ``nodes`` that hold a figure,
+        each once, in that order (``root`` of each, in one loop)."""
+        parent = self.parent
+        data = self.data
+        held: list[int] = []
+        for index in order:
+            root = parent[nodes[index]]
+            if parent[root] != root:
+                root = self.find(root)
+            if data[root].meeples and root not in held:
+                held.append(root)
+        return held
 
     def realm(self, node: int) -> Realm:
         """The realm a node belongs to."""

@@ -50,17 +50,8 @@ def final_payment(state: GameState, realm: Realm) -> Payment | None:
 def held_roots(state: GameState) -> set[int]:
     """The realms holding a figure now, as union-find roots: found from the nodes figures were
     placed on (``GameState.held_nodes``), not from every realm."""
-    realms = state.realms
-    parent = realms.parent
-    data = realms.data
-    roots = set()
-    for node in state.memo.held_nodes:
-        root = parent[node]
-        if parent[root] != root:  # (a root, or a node next to one, needs no call)
-            root = realms.find(root)
-        if data[root].meeples:
-            roots.add(root)
-    return roots
+    nodes = state.memo.held_nodes
+    return set(state.realms.held(nodes, range(len(nodes))))
 
 
 def scorers(state: GameState, realm: Realm) -> list[str]:

@@ -47,21 +47,30 @@ Phase = Literal["draw", "place", "meeple", "resolve", "forfeit", "over"]
 Waiting = Literal["place", "meeple", "draw", "dice", "over"]
 
 
-class Memos(msgspec.Struct, gc=False):
+class Memos:
     """What the rules work out once and keep while the state stands: the next consequence
     (``next``: ``(event or None,)``, cleared by every change), the attack targets around the
     board (``attack``: centres indexed, targets by cell; a copy starts without it, so no two
     states share it while it grows), the end of the game's payments in order and the first
     not yet made (``final_queue``, ``final_from``), and every node a figure was placed on
     (``held_nodes``: a node stays when its figure leaves; the realms holding figures are
-    among theirs). It refers to nothing that refers back to it, so the garbage collector
-    skips it."""
+    among theirs).
 
-    next: tuple[Event | None] | None = None
-    attack: tuple[int, dict] | None = None
-    final_queue: tuple[tuple[int, str, PointsScored], ...] | None = None
-    final_from: int = 0
-    held_nodes: list[int] = msgspec.field(default_factory=list)
+    A plain class with slots: ``next`` is set at every event, and the interpreter stores
+    into a slot of a plain class in one step, where a struct type's own ``__setattr__``
+    takes the generic path each time."""
+
+    __slots__ = ("next", "attack", "final_queue", "final_from", "held_nodes")
+
+    def __init__(self, next: tuple[Event | None] | None = None,
+                 attack: tuple[int, dict] | None = None,
+                 final_queue: tuple[tuple[int, str, PointsScored], ...] | None = None,
+                 final_from: int = 0, held_nodes: list[int] | None = None) -> None:
+        self.next = next
+        self.attack = attack
+        self.final_queue = final_queue
+        self.final_from = final_from
+        self.held_nodes: list[int] = [] if held_nodes is None else held_nodes
 
     def copy(self) -> Memos:
         return Memos(self.next, None, self.final_queue, self.final_from, self.held_nodes[:])
@@ -184,7 +193,9 @@ class GameState:
                             dict(battle.roll) if battle.roll is not None else None,
                             set(battle.tie_paid))
         copy = GameState.__new__(GameState)
-        copy.__dict__.update(self.__dict__)  # (then a copy of each field that changes)
+        # (then a copy of each field that changes; ``dict.copy`` clones the table at once,
+        # where ``update`` of an empty dict from a sparse one inserts key by key)
+        copy.__dict__ = self.__dict__.copy()
         copy.scores = dict(self.scores)
         copy.reserve = {colour: dict(r) for colour, r in self.reserve.items()}
         copy.remaining = dict(self.remaining)

@@ -12,6 +12,9 @@ The names the rest of meeple uses, gathered from the modules that hold them:
 - ``meeple.events.repair``: ``repair``, which mends a torn last line and nothing else.
 """
 
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from meeple.events.chain import GameLog, LineHashes, chained, line_hash, short, with_prev
 from meeple.events.errors import REFUSALS, ErrorKind, LogError
 from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
@@ -23,17 +26,34 @@ from meeple.events.locking import (
     lock_timeout,
 )
 from meeple.events.reading import decode_line, extend, parse, read
-from meeple.events.repair import Repaired, repair
-from meeple.events.writing import (
-    Written,
-    append,
-    append_lines,
-    append_log,
-    create,
-    create_lines,
-    create_log,
-    encode_lines,
-)
+
+if TYPE_CHECKING:
+    from meeple.events.repair import Repaired, repair
+    from meeple.events.writing import (
+        Written,
+        append,
+        append_lines,
+        append_log,
+        create,
+        create_lines,
+        create_log,
+        encode_lines,
+    )
+else:
+    #: names of the modules that write, loaded when first used (a command that only reads a
+    #: log, ``status`` say, never loads them)
+    _LAZY = {**dict.fromkeys(("Repaired", "repair"), "meeple.events.repair"),
+             **dict.fromkeys(("Written", "append", "append_lines", "append_log", "create",
+                              "create_lines", "create_log", "encode_lines"),
+                             "meeple.events.writing")}
+
+    def __getattr__(name: str) -> object:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(module), name)
+        globals()[name] = value
+        return value
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",

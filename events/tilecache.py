@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 
 from meeple.events.files import NotReadable, read_regular
 
@@ -108,7 +109,18 @@ def _digest(sha256: str, form: int, payload: bytes) -> bytes:
 
 
 def default_folder() -> str:
-    """The user's cache folder for meeple, as ``platformdirs`` gives it."""
+    """The user's cache folder for meeple, as ``platformdirs`` gives it. On Linux, where
+    ``$XDG_CACHE_HOME`` or else ``$HOME`` is an absolute path, the folder is worked out here
+    as ``platformdirs`` works it out there (``$XDG_CACHE_HOME/meeple``, else
+    ``$HOME/.cache/meeple``), without importing it: its import was a fifth of what ``meeple
+    status`` costs above a bare start."""
+    if sys.platform == "linux" and not hasattr(sys, "getandroidapilevel"):
+        cache = os.environ.get("XDG_CACHE_HOME", "")
+        if os.path.isabs(cache):
+            return os.path.join(cache, "meeple")
+        home = os.environ.get("HOME", "")
+        if os.path.isabs(home):
+            return os.path.join(os.path.expanduser("~/.cache"), "meeple")
     import platformdirs
 
     return platformdirs.user_cache_dir("meeple", appauthor=False)

@@ -47,8 +47,11 @@ def compact_board(state: GameState) -> list[str]:
 
 def playthrough(events) -> list[dict]:
     """Each turn's placement and scores; every ``BOARD_EVERY`` turns and at the end, the board."""
-    turns, placed, state = [], None, None
-    for event, state in walk(events):
+    turns: list[dict] = []
+    placed = None
+
+    def visit(event, state) -> None:
+        nonlocal placed
         if isinstance(event, TilePlaced):
             placed = f"{event.tile} at {event.x},{event.y} turned {event.rotation}"
         if isinstance(event, TurnEnded):
@@ -56,7 +59,9 @@ def playthrough(events) -> list[dict]:
                           "scores": dict(state.scores)})
             if event.turn % BOARD_EVERY == 0:
                 turns[-1]["board"] = compact_board(state)
-    if turns and state is not None:
+
+    state = walk(events, visit=visit)
+    if turns:
         turns[-1]["board"] = compact_board(state)
     return turns
 

@@ -221,8 +221,7 @@ def document(log: Game, made: Frames | None = None) -> dict:
     refuse_too_large(events)
     if made is None or made.events != len(events):
         made = Frames()
-        for event, after in walk(events):
-            made(event, after)
+        walk(events, visit=made)
     state = made.state
     assert state is not None
     tables, frames, frame_of = made.tables, made.frames, made.frame_of

@@ -111,9 +111,14 @@ def test_on_a_desktop_the_board_takes_most_of_the_width_beside_the_panels(browse
 def scorings(path: Path) -> list[tuple[int, PointsScored, dict]]:
     """Each scoring of a recorded game: its index in the log, the event and what it paid for."""
     found = []
-    for i, (event, state) in enumerate(walk(load(str(path)).events)):
+    index = iter(range(10**9))
+
+    def visit(event, state) -> None:
+        i = next(index)
         if isinstance(event, PointsScored):
             found.append((i, event, realm_extent(state, event.realm)))
+
+    walk(load(str(path)).events, visit=visit)
     return found
 
 

@@ -274,15 +274,20 @@ def test_each_scoring_frame_carries_the_cells_of_what_it_paid_for():
     path = FIXTURES / "classic_farm_borders_three_completed_cities_and_one_open.jsonl"
     doc = plain(document(load(str(path))))
     farms = 0
-    for i, (event, state) in enumerate(walk(load(str(path)).events)):
-        scored = doc["frames"][i]["scored"]
+    index = iter(range(10**9))
+
+    def visit(event, state) -> None:
+        nonlocal farms
+        scored = doc["frames"][next(index)]["scored"]
         if not isinstance(event, PointsScored):
             assert scored is None
-            continue
+            return
         extent = realm_extent(state, event.realm)
         assert scored["realm"] == extent["tiles"]
         assert scored["cities"] == [city["tiles"] for city in extent["cities"]]
         farms += event.reason == "farm" and len(scored["cities"]) == event.cities > 0
+
+    walk(load(str(path)).events, visit=visit)
     assert farms == 2
 
 

@@ -31,3 +31,31 @@ def test_a_command_line_gets_the_command_the_whole_tree_holds(name):
                                   ["--lock-timeout", "3"]])
 def test_anything_else_gets_the_whole_tree(argv):
     assert app_for(argv) is app
+
+
+def test_each_command_module_registers_what_the_table_says_it_holds():
+    """``MODULES`` tells a command line which module to load: it must name every command of
+    each module, and only those (``play`` is the app's own)."""
+    from importlib import import_module
+
+    from meeple.cli import app as cli
+
+    for module, names in cli.MODULES.items():
+        registered = [cli._name_of(info) for info in import_module(module).commands.registered_commands]
+        assert registered == list(names), module
+    listed = [name for names in cli.MODULES.values() for name in names]
+    assert sorted([*listed, "play"]) == sorted(cli.ORDER)
+
+
+def test_a_command_line_loads_its_own_command_module_alone():
+    import subprocess
+    import sys
+
+    code = ("import sys; from meeple.cli.app import app_for; app_for(['status', 'x']); "
+            "print(sorted(m for m in sys.modules if m.startswith('meeple.cli.')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
+    assert "meeple.cli.commands.showing" in loaded
+    for other in ("playing", "remote", "tools", "interop", "rules", "keys"):
+        assert f"meeple.cli.commands.{other}'" not in loaded
+    assert "meeple.cli.bots.commands" not in loaded

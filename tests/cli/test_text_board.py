@@ -29,13 +29,24 @@ CLASSIC = FIXTURES / "classic_random_2p_seed_0.jsonl"
 def position(path: Path, turn: int, *, in_hand: bool = False) -> GameState:
     """The state at the end of ``turn``, or, with ``in_hand``, once the next tile is drawn."""
     ended = False
-    for event, state in walk(logfile.read(path).events):
+
+    class Reached(Exception):
+        def __init__(self, state: GameState) -> None:
+            self.state = state
+
+    def visit(event, state: GameState) -> None:
+        nonlocal ended
         if isinstance(event, TurnEnded) and event.turn == turn:
             if not in_hand:
-                return state
+                raise Reached(state)
             ended = True
         elif ended and awaiting(state) == "place":
-            return state
+            raise Reached(state)
+
+    try:
+        walk(logfile.read(path).events, visit=visit)
+    except Reached as reached:
+        return reached.state
     raise AssertionError(f"{path.stem} has no turn {turn}")
 
 

@@ -82,3 +82,28 @@ def test_a_spoilt_cache_file_is_ignored_and_rewritten(tmp_path):
     path.write_bytes(good[: len(good) // 2])
     assert meeple("status", GAMES[0], cache=cache) == expected
     assert path.read_bytes() == good
+
+
+@pytest.mark.parametrize("xdg, home", [
+    ("/x/cache", "/home/a"), ("/x/cache/", None), ("", "/home/a"), ("relative", "/home/a/"),
+    (None, "/"), (None, "//srv/a"), (None, "relative"), (None, None), ("relative", ""),
+])
+def test_the_default_folder_is_the_one_platformdirs_gives(monkeypatch, xdg, home):
+    """Worked out without importing platformdirs where it can be, the same folder in every case
+    (for a home that is not an absolute path, platformdirs itself answers)."""
+    import platformdirs
+
+    from meeple.events import tilecache
+
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    try:
+        expected = platformdirs.user_cache_dir("meeple", appauthor=False)
+    except RuntimeError:  # no home to find: the cache is then turned off
+        with pytest.raises(RuntimeError):
+            tilecache.default_folder()
+        return
+    assert tilecache.default_folder() == expected

@@ -22,22 +22,25 @@ def test_each_stage_carries_what_the_state_holds_at_every_line_of_recorded_games
     chosen = RECORDED if every else [p for p in RECORDED if "table" in p.name] + [
         next(p for p in RECORDED if p.name.startswith("classic_random")),
         next(p for p in RECORDED if p.name.startswith("random_2p"))]
+
+    def visit(_, state) -> None:
+        stage = stage_of(state)
+        seen.add(type(stage).__name__)
+        match stage:
+            case Placing(player=player, tile=tile):
+                assert (player, tile) == (state.player, state.drawn)
+            case Deploying(tile=tile, cell=cell):
+                assert cell == state.placed_at and tile == state.board[cell].tile.id
+            case Rolling(dice=dice):
+                assert state.battle is not None and dice == {
+                    side: state.battle.dice[side] for side in state.battle.active}
+            case Over(scores=scores, winners=winners):
+                assert scores == state.scores and winners == tuple(state.winners or ())
+            case Drawing() | Resolving():
+                pass
+
     for path in chosen:
-        for _, state in walk(logfile.read(path).events):
-            stage = stage_of(state)
-            seen.add(type(stage).__name__)
-            match stage:
-                case Placing(player=player, tile=tile):
-                    assert (player, tile) == (state.player, state.drawn)
-                case Deploying(tile=tile, cell=cell):
-                    assert cell == state.placed_at and tile == state.board[cell].tile.id
-                case Rolling(dice=dice):
-                    assert state.battle is not None and dice == {
-                        side: state.battle.dice[side] for side in state.battle.active}
-                case Over(scores=scores, winners=winners):
-                    assert scores == state.scores and winners == tuple(state.winners or ())
-                case Drawing() | Resolving():
-                    pass
+        walk(logfile.read(path).events, visit=visit)
     assert {"Placing", "Deploying", "Resolving", "Over", "Drawing", "Rolling"} <= seen
 
 
