@@ -372,6 +372,9 @@ def _schema_of(path: str, first: bytes) -> int:
     return version
 
 
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
+
 def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> None:
     expected_seq = lineno - 1
     if event.seq != expected_seq:
@@ -397,6 +400,12 @@ def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> 
         raise LogError("corrupt", path, "game_started may only be the first line",
                        line=lineno, field="type", seq=event.seq)
     if event.prev != prev_hash:
+        if event.prev is None or _SHA256_HEX.fullmatch(event.prev) is None:
+            raise LogError(
+                "tampered", path, f"line {lineno} was altered: its prev is not a SHA-256 "
+                f"(64 lowercase hex digits), as every line's but the first must be",
+                line=lineno, field="prev", seq=event.seq,
+            )
         raise LogError(
             "tampered", path,
             f"line {lineno - 1} was altered: its SHA-256 no longer matches the prev "

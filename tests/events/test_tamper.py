@@ -25,6 +25,23 @@ def test_any_changed_byte_is_found_at_its_line(examples):
             _found_at_its_line))()
 
 
+def _in_prev(position: int) -> bool:
+    start = LINE_STARTS[line_of(position) - 1]
+    field = GAME.index(b'"prev":"', start) + len(b'"prev":"')
+    return field <= position < field + 64
+
+
+def test_a_prev_that_is_no_sha256_is_found_at_its_own_line_even_the_last():
+    """Hypothesis found it: a space in the last line's prev was blamed on the line before."""
+    field = GAME.index(b'"prev":"', LINE_STARTS[-1]) + len(b'"prev":"')
+    for value in b" gG":
+        data = bytearray(GAME)
+        data[field + 3] = value
+        with pytest.raises(logfile.LogError) as found:
+            logfile.parse("g.jsonl", bytes(data))
+        assert found.value.line == len(LINE_STARTS) and found.value.field == "prev"
+
+
 def _found_at_its_line(position: int, value: int) -> None:
     if GAME[position] == value:
         return
@@ -37,6 +54,10 @@ def _found_at_its_line(position: int, value: int) -> None:
     except logfile.LogError as exc:
         if GAME[position] == 10:   # the newline ending a line: the two lines run together
             assert exc.line in (changed_line, changed_line + 1)
+        elif changed_line == last and _in_prev(position) and chr(value) in "0123456789abcdef":
+            # another SHA-256 in the last line's prev: the line before it, or that prev, was
+            # altered; no later line tells which, and the error says both
+            assert exc.line in (last - 1, last) and "or that prev was altered" in str(exc)
         else:
             assert exc.line == changed_line, (exc, changed_line)
         return
