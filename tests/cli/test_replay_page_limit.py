@@ -61,12 +61,17 @@ def test_a_game_at_the_limit_is_drawn(tmp_path, monkeypatch):
 def test_the_size_counts_the_boards_the_walk_makes_through_undo_and_redo(tmp_path):
     path = _game(tmp_path, placements=20, undo_pairs=3, replaced=4)
     events = logfile.read(path).events
-    boards, drawn = [], 0
-    for i, (event, state) in enumerate(walk(events)):
-        boards.append(len(state.board))
-        if i:
+    boards: list[int] = []
+    drawn = 0
+
+    def visit(event, state):
+        nonlocal drawn
+        if boards:
             cities = event.cities if isinstance(event, PointsScored) else -1
             drawn += len(state.board) * (2 + cities)
+        boards.append(len(state.board))
+
+    walk(events, visit=visit)
     assert any(later < earlier for earlier, later in zip(boards, boards[1:], strict=False))
     assert viewer.page_size(events) == (max(boards), drawn)
 
