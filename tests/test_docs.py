@@ -4,7 +4,10 @@ reconstruction said)."""
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parents[1]
 
@@ -77,3 +80,15 @@ def test_the_pytest_pages_example_passes_on_games_it_names(pytester):
     (games / "arena_1.jsonl").write_bytes((fixtures / "greedy_bots_3p_seed_0.jsonl").read_bytes())
     pytester.makepyfile(test_example=example)
     run_bounded(pytester, "test_example.py").assert_outcomes(passed=2)
+
+
+@pytest.mark.parametrize("unit", ["copy", "apply", "replay", "check"])
+def test_the_instruction_counting_script_of_the_performance_page_runs_each_unit(
+        unit, tmp_path, monkeypatch):
+    """``docs/units.py`` is how the page's figures were counted: it must run on this code."""
+    import runpy
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["units.py", unit, "classic", "1"])
+    runpy.run_path(str(ROOT / "docs" / "units.py"), run_name="__main__")
+    assert list(tmp_path.glob("units-*/game.jsonl"))
