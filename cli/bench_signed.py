@@ -1,4 +1,4 @@
-"""``meeple bench``'s figure for remote games (README, "Playing remotely"): checking a signed
+"""``meeple bench``'s figure for remote games (docs/guide/remote.md): checking a signed
 2-player game, every signature and every rule, against checking a local game of the same
 edition, seats and moves policy, per line."""
 

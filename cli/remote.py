@@ -1,4 +1,4 @@
-"""Remote games in the session layer (README, "Playing remotely"): each player keeps their own
+"""Remote games in the session layer (docs/guide/remote.md): each player keeps their own
 copy of the log and a seat file beside it, signs what they write, and moves lines by file.
 
 The seat file ``GAME.secret`` (JSON, mode 0600, never sent, never in the log) holds the game's
@@ -341,8 +341,8 @@ Witness = Callable[[str, str | None], tuple[float, float]]
 def claim_timeout(path: str, now: float, witness: Witness | None = None) -> Game:
     """RM-4: claim that the seat the game waits for let the time per move pass, counted from
     when this copy last changed (this seat's last move or receive); the claim ends the game
-    (RM-4), or where the set-up names a bot, gives the seat up to it (RM-5) (README, "Playing
-    remotely"). ``now`` is this machine's clock.
+    (RM-4), or where the set-up names a bot, gives the seat up to it (RM-5)
+    (docs/guide/remote.md). ``now`` is this machine's clock.
 
     :raises Failure: no time per move, this seat's own turn, or the time not yet passed.
     """

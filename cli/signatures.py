@@ -1,4 +1,4 @@
-"""What a remote game's signatures prove, shown (README, "Playing remotely"): each signed
+"""What a remote game's signatures prove, shown (docs/guide/remote.md): each signed
 message and signature as OpenSSH's own tools read them; the seats' keys held to the keys a
 checker expects (an ``allowed_signers`` file); and two copies of one game that fork, where a
 seat that signed two different lines after the same line is caught by its own signatures.

@@ -1,4 +1,4 @@
-"""Moving a remote game's lines between players by file (README, "Playing remotely"):
+"""Moving a remote game's lines between players by file (docs/guide/remote.md):
 ``send`` writes the lines the others have not seen as a parcel (``meeple.events.parcel``),
 ``receive`` verifies a parcel or a whole log and appends what is new, ``join`` takes a seat
 from the set-up another player sent; ``forks`` tells where two copies of one game part.

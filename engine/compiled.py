@@ -13,7 +13,7 @@ strict types, and must name the set's hash and this format, and hold the definit
 tiles, counts and feature counts in order, four rotations of each, with its ports and
 centre on its features. Anything else reads as no entry: the set is compiled and the entry
 rewritten. (What an entry holds beyond that is believed, as meeple's own files are: see
-the README on who can write the cache folder.)
+docs/performance.md, "Tile sets compiled once", on who can write the cache folder.)
 """
 
 # No `from __future__ import annotations` here: msgspec would evaluate each struct's

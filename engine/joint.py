@@ -57,7 +57,7 @@ from meeple.events.model import (
 if TYPE_CHECKING:
     from meeple.engine.state import GameState
 
-#: the rule id of the remote-play rules (README, "Playing remotely")
+#: the rule id of the remote-play rules (docs/guide/remote.md)
 RULE = "RM-2"
 #: the rule id of signed lines: each line signed by the seat that writes it
 RULE_SIGNED = "RM-1"

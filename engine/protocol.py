@@ -1,4 +1,4 @@
-"""A seat's part in a remote game's chance (README, "Playing remotely"): its hash chains from
+"""A seat's part in a remote game's chance (docs/guide/remote.md): its hash chains from
 its secret, what it must write now (its commitment, the elements it may reveal), and whose
 line the game waits for.
 

@@ -1,7 +1,7 @@
 """Tile sets: validation of a definition and its compiled, rotated form.
 
 The file format is ``meeple.events.tileset.TileSetDef`` (documented in the
-README). ``build_tileset`` checks it and precomputes, for every tile type and
+docs/tilesets.md). ``build_tileset`` checks it and precomputes, for every tile type and
 rotation, the edge kinds, which feature holds each port, and the canonical
 meeple target of each feature, so placement and realm tracking are lookups.
 

@@ -1,4 +1,4 @@
-"""The signed lines of a remote game (README, "Playing remotely"; DESIGN.md, "Remote play").
+"""The signed lines of a remote game (docs/guide/remote.md; DESIGN.md, "Remote play").
 
 A remote game's every line ends with its writer's signature: ``{...,"sig":"<SSHSIG>"}``,
 where ``<SSHSIG>`` is the base64 of an OpenSSH signature (``ssh-keygen -Y sign`` with the

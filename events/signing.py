@@ -1,4 +1,4 @@
-"""Keys and signatures of remote play (README, "Keys"): a player is an Ed25519 key in
+"""Keys and signatures of remote play (docs/guide/remote.md, "Keys"): a player is an Ed25519 key in
 OpenSSH format, and every line they write carries their SSHSIG signature in the ``meeple``
 namespace, which ``ssh-keygen -Y verify`` checks too.
 

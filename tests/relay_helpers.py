@@ -1,5 +1,5 @@
 """A relay for tests: a real `meeple serve` process on a free 127.0.0.1 port, and players
-in folders and HOMEs of their own who play a remote game through it (README, "The relay")."""
+in folders and HOMEs of their own who play a remote game through it (docs/guide/relay.md)."""
 
 from __future__ import annotations
 

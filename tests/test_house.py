@@ -1,4 +1,5 @@
-"""The house rules of the code base (README, "Layout"): modules hold one idea each and stay
+"""The house rules of the code base (docs/reference/python-api.md, "The code's layout"):
+modules hold one idea each and stay
 under 500 lines, and the type checker is overruled in at most ten places."""
 
 from pathlib import Path

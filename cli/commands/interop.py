@@ -1,5 +1,5 @@
 """``import``: a game from elsewhere (a JCloisterZone save, a CarcassonneLab link) as a new
-meeple log (README, "Games from elsewhere")."""
+meeple log (docs/guide/interop.md)."""
 
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start (see ``meeple.cli.app``).

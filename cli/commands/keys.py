@@ -1,5 +1,5 @@
 """The ``key`` commands: make a player's key, and show a key's public line and fingerprint
-(README, "Keys"). A key file that cannot be used is exit 3, in one line naming it."""
+(docs/guide/remote.md, "Keys"). A key file that cannot be used is exit 3, in one line naming it."""
 
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start (see ``meeple.cli.app``).

@@ -1,4 +1,4 @@
-"""The commands of remote play (README, "Playing remotely"): ``join`` a game from its set-up,
+"""The commands of remote play (docs/guide/remote.md): ``join`` a game from its set-up,
 ``send`` the lines the others have not seen, ``receive`` theirs, and ``signatures``, which
 writes every signed message and signature for OpenSSH's own check."""
 
@@ -212,7 +212,7 @@ def serve(
                                          "and stream limits.", min=1, max=64)] = 1,
 ) -> None:
     """Run a relay: it stores remote games' lines after verifying them, signs a receipt for
-    each, and streams them (README, The relay)."""
+    each, and streams them (docs/guide/relay.md)."""
     from meeple.cli.relay.app import ENVIRONMENT, make_app
     from meeple.cli.relay.store import Games
     from meeple.cli.remote import load_signer

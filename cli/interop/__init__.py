@@ -1,3 +1,2 @@
 """Games from elsewhere: JCloisterZone saves (``jcz``) and CarcassonneLab links
-(``carcassonnelab``), read into and written from meeple's classic game (README, "Games from
-elsewhere")."""
+(``carcassonnelab``), read into and written from meeple's classic game (docs/guide/interop.md)."""

@@ -1,6 +1,6 @@
 """CarcassonneLab links (``https://www.carcassonnelab.com/#/0/0/{tiles}/{moves}``), the way
 games played on Board Game Arena are shared, read into and written from a 2-player classic
-game without La Fiesta (CL-1 to CL-6; README, "Games from elsewhere").
+game without La Fiesta (CL-1 to CL-6; docs/guide/interop.md).
 
 ``tiles`` are Board Game Arena's tile types (1-24, the start tile first), read as one
 base-24 number of type - 1 digits, written in octal, two octal digits to a URL-safe base64
@@ -27,7 +27,7 @@ MAX_TURNS = 71
 #: Board Game Arena's tiles by meeple's letter, as Board Game Arena lays them unturned: the
 #: edges N E S W (City, Road, Field) and, by zone digit from 1, the feature each digit names
 #: (its kind and one side or edge half it reaches; None: a digit the tile does not use).
-#: Read from the public decoder of Board Game Arena logs in "Games from elsewhere" (README);
+#: Read from the public decoder of Board Game Arena logs in docs/guide/interop.md;
 #: ``check_tiles`` holds every entry to meeple's own tile data.
 BGA_TILES: dict[str, tuple[str, tuple[tuple[str, str] | None, ...]]] = {
     "D": ("CRFR", (("road", "E"), ("city", "N"), ("field", "En"), ("field", "Es"))),

@@ -1,6 +1,6 @@
 """``meeple import`` and ``meeple export --jcz/--carcassonnelab``: a game from elsewhere read
 into a new log, and a classic game written out, each export read back and compared line for
-line with the game before anything is written (README, "Games from elsewhere")."""
+line with the game before anything is written (docs/guide/interop.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""JCloisterZone 5 saves (``.jcz``, JSON) read into a classic game (CL-1 to CL-7; README,
-"Games from elsewhere"); ``meeple.cli.interop.jcz_writing`` writes them.
+"""JCloisterZone 5 saves (``.jcz``, JSON) read into a classic game (CL-1 to CL-7;
+docs/guide/interop.md); ``meeple.cli.interop.jcz_writing`` writes them.
 
 A save holds the set-up, the players and ``replay``, the players' messages: ``PLACE_TILE``,
 ``DEPLOY_MEEPLE``, ``PASS``, ``COMMIT`` (which ends a turn and carries the random value of the

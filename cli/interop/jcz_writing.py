@@ -1,5 +1,5 @@
-"""Writing JCloisterZone 5 saves (``.jcz``) of a classic game (CL-1 to CL-7; README, "Games
-from elsewhere"): the 2011 two-tile city, each draw fixed twice (``drawOrder``, and the
+"""Writing JCloisterZone 5 saves (``.jcz``) of a classic game (CL-1 to CL-7; docs/guide/interop.md):
+the 2011 two-tile city, each draw fixed twice (``drawOrder``, and the
 random number of each ``COMMIT`` that draws the same tile), ``PASS`` only where
 JCloisterZone offers a follower move. ``meeple.cli.interop.jcz`` reads them back."""
 

@@ -1,4 +1,4 @@
-"""The relay's HTTP API, an ASGI application on Starlette (README, "The relay").
+"""The relay's HTTP API, an ASGI application on Starlette (docs/guide/relay.md).
 
 - ``GET /games``: the public games (``meeple.cli.relay.listing``); ``GET /``: a page of
   links to them.
@@ -240,7 +240,7 @@ def make_app(games: Games, rate: float = RATE) -> Starlette:
 
     async def unknown(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
-        return JSONResponse({"error": "no such call: see the README, The relay" if status == 404
+        return JSONResponse({"error": "no such call: see docs/guide/relay.md" if status == 404
                              else "this call takes another method", "kind": "usage"},
                             status_code=status)
 

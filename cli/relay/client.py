@@ -1,4 +1,4 @@
-"""A player's side of the relay (README, "The relay"): ``send --relay URL`` gives the relay the
+"""A player's side of the relay (docs/guide/relay.md): ``send --relay URL`` gives the relay the
 lines it does not have, ``receive --relay URL`` takes the lines this copy does not have
 (verified as from a file: ``meeple.cli.transport.take_lines``). The relay's receipts for the
 lines sent are kept beside the log (``GAME.receipts``), each checked against the relay's key.

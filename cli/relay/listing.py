@@ -1,4 +1,4 @@
-"""The games a relay lists (README, "The relay"): those whose set-up says ``public``, for
+"""The games a relay lists (docs/guide/relay.md): those whose set-up says ``public``, for
 anyone to watch; the others are read only by those who know their 128-bit id.
 
 ``GET /games`` answers them as JSON and ``GET /`` as a page of links to each game's live

@@ -1,4 +1,4 @@
-"""``meeple bench --relay``: the relay's load benchmark (README, "The relay", Load). A real
+"""``meeple bench --relay``: the relay's load benchmark (docs/guide/relay.md, "Load"). A real
 ``meeple serve`` on a free 127.0.0.1 port, N concurrent remote games of random-move bots
 played through its HTTP API, each seat signing its own lines (RM-1); the figures are wall
 clock (what a player feels), and every game's stored log is compared with what its players

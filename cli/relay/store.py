@@ -1,4 +1,4 @@
-"""A relay's games (README, "The relay"): one log per game in the relay's folder, named by
+"""A relay's games (docs/guide/relay.md): one log per game in the relay's folder, named by
 the game's id, written with the CLI's appends, locks and fsync, so `meeple check DIR/*.jsonl`
 checks a relay's folder; beside each, the relay's receipts.
 

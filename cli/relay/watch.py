@@ -1,4 +1,4 @@
-"""``meeple watch URL GAME``: follow a game on a relay as it is played (README, "The relay").
+"""``meeple watch URL GAME``: follow a game on a relay as it is played (docs/guide/relay.md).
 
 The lines come from the relay's stream (Server-Sent Events, ``id`` = seq); each batch is
 verified with the game before it as ``receive`` verifies (signatures, writers, chain, rules,

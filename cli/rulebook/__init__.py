@@ -1,4 +1,4 @@
-"""The rules text meeple ships, by rule id (RULES.md's SW-, CL- and README's RM- ids).
+"""The rules text meeple ships, by rule id (RULES.md's SW-, CL- and docs/guide/remote.md's RM- ids).
 
 Each ``*.toml`` file beside this module holds one group of rules: its ``group`` name, its
 ``order`` among the groups, an ``intro`` and a list of ``rule`` tables (``id``, ``title``,

@@ -1,4 +1,4 @@
-"""A relay's replay page follows its game live in Chromium (README, "The relay"): a move
+"""A relay's replay page follows its game live in Chromium (docs/guide/relay.md): a move
 played through the relay appears on an open page without anyone touching it."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every command against hostile arguments: empty, very long, control-character, negative
 and huge values, files of the wrong kind where a file is named (the battery of
-``tests/battery.py``; README, "Exit codes", "Guarantees")."""
+``tests/battery.py``; docs/guide/scripting.md, "Exit codes", docs/guarantees.md)."""
 
 
 import pytest

@@ -6,7 +6,7 @@ their seed; and with empty, very long, control-character, negative and huge argu
 Whatever it meets, a run must end within a bound with exit 0 to 3 (never 4, a bug), show
 no traceback, say a failure in one ``meeple: error:`` line (under ``--json``, one JSON
 object; or typer's usage box, exit 2 only), and leave every file it failed on exactly as
-it was (README, "Exit codes", "Guarantees").
+it was (docs/guide/scripting.md, "Exit codes", docs/guarantees.md).
 
 Inputs that could block a process or feed it without end (FIFOs, /dev/zero) run the CLI
 as a real process with a timeout; the rest, a 70 MiB file included (a reader that read it
@@ -43,7 +43,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("default_locks")]
 @pytest.mark.parametrize("command", GAME_COMMANDS)
 def test_every_command_on_every_game_input(tmp_path, library, command, kind):
     """Any command on any game file: a sound exit, and exit 3 for a file that is no
-    readable, intact log (README, "Exit codes")."""
+    readable, intact log (docs/guide/scripting.md, "Exit codes")."""
     folder = tmp_path / "w"
     folder.mkdir()
     game = make_input(kind, folder, library)

@@ -1,4 +1,4 @@
-"""Bot programs that end (README, "Bots in any language"): a bot program, and its whole
+"""Bot programs that end (docs/bots.md): a bot program, and its whole
 process group, is stopped when it is closed, Ctrl-C during its grace to exit included, and
 when the pool of processes that plays `arena` or `simulate` is stopped (Ctrl-C, SIGTERM of
 the command or of one of its workers)."""

@@ -1,4 +1,4 @@
-"""The relay, a real `meeple serve` process on 127.0.0.1 (README, "The relay"): whole games
+"""The relay, a real `meeple serve` process on 127.0.0.1 (docs/guide/relay.md): whole games
 played through it, a relay killed and restarted, hostile requests refused in JSON with
 nothing stored."""
 

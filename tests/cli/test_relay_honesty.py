@@ -1,4 +1,4 @@
-"""What players can hold the relay to (README, "The relay"): its stream resumes from
+"""What players can hold the relay to (docs/guide/relay.md): its stream resumes from
 ``Last-Event-ID`` without a gap or a duplicate; a relay that alters, drops, reorders or
 withholds lines, or serves another game's, is caught by ``receive --relay``, the player's log
 untouched; the real relay refuses another game's lines and lines it already holds."""

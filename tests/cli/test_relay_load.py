@@ -1,4 +1,4 @@
-"""``meeple bench --relay`` (README, "The relay", Load): a real relay on 127.0.0.1, a few
+"""``meeple bench --relay`` (docs/guide/relay.md, "Load"): a real relay on 127.0.0.1, a few
 games of bots through it, and the report's figures with no line lost or duplicated."""
 
 from __future__ import annotations

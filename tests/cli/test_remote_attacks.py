@@ -1,4 +1,4 @@
-"""A remote game's copies hold against a hostile player (README, "Playing remotely"): what
+"""A remote game's copies hold against a hostile player (docs/guide/remote.md): what
 `receive` refuses leaves the log byte for byte as it was, with one located line and its
 exit code."""
 

@@ -1,4 +1,4 @@
-"""Whole remote games played by files only (README, "Playing remotely"): each player has a
+"""Whole remote games played by files only (docs/guide/remote.md): each player has a
 folder, a HOME and an OpenSSH key of their own; lines travel as parcels (`meeple send`,
 `meeple receive`); at the end every copy checks, `check --keys` holds the seats to the keys
 expected, and OpenSSH's own `ssh-keygen -Y verify` accepts every signature."""

@@ -1,5 +1,5 @@
 """Compiled tile sets kept: once per process, and in a cache folder between processes, where
-a damaged, foreign or stale file is never trusted (README, "Speed": the tile set cache)."""
+a damaged, foreign or stale file is never trusted (docs/performance.md: the tile set cache)."""
 
 import hashlib
 import os
