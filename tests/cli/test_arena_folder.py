@@ -1,0 +1,133 @@
+"""``meeple arena --resume`` on a folder someone else made: it starts no program the user did
+not name, bounds what it reads, says in one line what is wrong with a damaged or foreign
+folder (exit 3; 2 for a usage error), and writes nothing through a link planted there."""
+
+import json
+import os
+import stat
+
+import pytest
+
+from meeple.cli.bots import record
+
+from helpers import fail, run_json
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory):
+    """A finished arena of greedy and random, 4 games."""
+    out = tmp_path_factory.mktemp("arena") / "a"
+    run_json("arena", "--bots", "greedy,random", "--games", "4", "--seed", "h", "--out", out,
+             "--jobs", "1")
+    return out
+
+
+def copy_of(arena, tmp_path):
+    out = tmp_path / "copy"
+    out.mkdir()
+    for path in arena.iterdir():
+        (out / path.name).write_bytes(path.read_bytes())
+    return out
+
+
+def edit_record(out, **changes):
+    settings = json.loads((out / "arena.json").read_text())
+    settings.update(changes)
+    (out / "arena.json").write_text(json.dumps(settings))
+
+
+def test_a_recorded_program_bot_runs_only_if_the_command_line_names_it(arena, tmp_path):
+    out = copy_of(arena, tmp_path)
+    marker = tmp_path / "ran"
+    program = tmp_path / "evil.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    (out / "arena-h-3.jsonl").unlink()
+    edit_record(out, bots=[f"cmd:{program}", "random"])
+    (out / "results.ndjson").unlink()
+    error = fail("arena", "--resume", out, "--jobs", "1", code=2)
+    assert "never starts a program on its own" in error and f"--bots cmd:{program},random" \
+        in error
+    assert not marker.exists()
+    assert "this arena's bots are" in fail("arena", "--resume", out, "--bots",
+                                           "greedy,random", "--jobs", "1", code=2)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 1000000000000000000, '
+     '"ladder": false, "edition": "star-wars", "move_time": 10.0, "sprt": null}', "'seeds'"),
+    ('{"bots": ["greedy", "random"], "seed": "h", "seeds": "2", "ladder": false, '
+     '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "'seeds'"),
+    ('{"bots": ["greedy", "random"], "seed": "../../h", "seeds": 2, "ladder": false, '
+     '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "seed cannot name"),
+    ('{"bots": "greedy", "seed": "h", "seeds": 2, "ladder": false, '
+     '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "'bots'"),
+    ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 2, "ladder": 0, '
+     '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "'ladder'"),
+    ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 2, "ladder": false, '
+     '"edition": "star-wars", "move_time": "fast", "sprt": null}', "'move_time'"),
+    ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 2, "ladder": false, '
+     '"edition": "star-wars", "move_time": 10.0, "sprt": [0.7, 0.2]}', "'sprt'"),
+    ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 2, "ladder": false, '
+     '"edition": 7, "move_time": 10.0, "sprt": null}', "'edition'"),
+    ("[" * 10_000, "cannot read"),
+    ("[" * 100_000, "larger than"),
+    ("not json", "cannot read"),
+    ('{"bots": []}', "not an arena's record"),
+])
+def test_a_damaged_record_is_named_in_one_line(arena, tmp_path, text, words):
+    out = copy_of(arena, tmp_path)
+    (out / "arena.json").write_text(text)
+    assert words in fail("arena", "--resume", out, "--jobs", "1", code=3)
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in arena.iterdir())
+
+
+def test_timings_too_large_or_of_the_wrong_shape(arena, tmp_path):
+    out = copy_of(arena, tmp_path)
+    with open(out / "results.ndjson", "ab") as f:
+        f.truncate(record.MAX_RESULTS_BYTES + 1)  # sparse: costs no disk
+    assert "more than an arena writes" in fail("arena", "--resume", out, "--jobs", "1",
+                                               code=3)
+    lines = (arena / "results.ndjson").read_text().splitlines()
+    forged = [json.loads(line) for line in lines]
+    forged[0]["seconds"] = ["x", 1]
+    forged[1]["seconds"] = [float("nan"), 1.0]
+    forged[2]["moves"] = "many"
+    forged[3]["reason"] = {"a": 1}
+    (out / "results.ndjson").write_text("".join(json.dumps(f) + "\n" for f in forged)
+                                        + "[" * 50_000 + "\n")
+    report = run_json("arena", "--resume", out, "--jobs", "1")
+    assert report["summary"]["games"] == 4
+    text = json.dumps(report)
+    assert "NaN" not in text and "Infinity" not in text
+
+
+def test_nothing_is_written_through_a_link_in_the_folder(arena, tmp_path):
+    out = copy_of(arena, tmp_path)
+    victim = tmp_path / "victim"
+    victim.write_text("keep me\n")
+    (out / "summary.json").unlink()
+    (out / "summary.json").symlink_to(victim)
+    run_json("arena", "--resume", out, "--jobs", "1")
+    assert victim.read_text() == "keep me\n"
+    assert not os.path.islink(out / "summary.json")
+    assert json.loads((out / "summary.json").read_text())["games"] == 4
+
+    (out / "results.ndjson").unlink()
+    (out / "results.ndjson").symlink_to(victim)
+    (out / "arena-h-3.jsonl").unlink()
+    assert "timings" in fail("arena", "--resume", out, "--jobs", "1", code=3)
+    assert victim.read_text() == "keep me\n"
+    assert not (out / "arena-h-3.jsonl").exists()
+
+
+def test_a_game_of_another_arena_is_not_tallied(arena, tmp_path):
+    out = copy_of(arena, tmp_path)
+    other = tmp_path / "other"
+    run_json("arena", "--bots", "greedy,random", "--games", "2", "--seed", "x", "--out", other,
+             "--jobs", "1")
+    log = (other / "arena-x-0.jsonl").read_bytes()
+    (out / "arena-h-0.jsonl").write_bytes(log)
+    assert "not a game of this arena" in fail("arena", "--resume", out, "--jobs", "1", code=3)
+    assert (out / "arena-h-0.jsonl").read_bytes() == log
