@@ -16,7 +16,6 @@ import json
 import math
 import os
 import stat
-import tempfile
 
 from meeple.cli.store import Failure
 
@@ -153,8 +152,9 @@ def append_line(path: str, line: str) -> None:
 def replace_file(path: str, text: str) -> None:
     """Write ``text`` to a new file beside ``path`` and move it there: whatever ``path``
     was (a link included) is replaced, and nothing it pointed to is written."""
-    folder = os.path.dirname(path) or "."
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".summary-", suffix=".tmp")
+    temporary = os.path.join(os.path.dirname(path),
+                             f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)

@@ -112,6 +112,7 @@ def test_nothing_is_written_through_a_link_in_the_folder(arena, tmp_path):
     run_json("arena", "--resume", out, "--jobs", "1")
     assert victim.read_text() == "keep me\n"
     assert not os.path.islink(out / "summary.json")
+    assert (out / "summary.json").stat().st_mode & 0o777 == (arena / "arena.json").stat().st_mode & 0o777
     assert json.loads((out / "summary.json").read_text())["games"] == 4
 
     (out / "results.ndjson").unlink()
