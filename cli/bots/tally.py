@@ -230,7 +230,7 @@ def _pairings(bots: list[str], groups: dict, size: int) -> list[dict]:
 
 
 def _finite(value: float) -> float | None:
-    return round(value, 1) if math.isfinite(value) else None
+    return round(value, 1) + 0.0 if math.isfinite(value) else None  # + 0.0: no "-0"
 
 
 def summarise(bots: list[str], results: list[dict], ladder: bool = False) -> dict:
@@ -256,7 +256,8 @@ def summarise(bots: list[str], results: list[dict], ladder: bool = False) -> dic
                 entry["failed"] += 1
     groups = {key: games for key, games in _groups(results).items() if len(games) == size}
     try:
-        ratings = fit(bots, _pairwise(results), prior=ELO_PRIOR) if results else {}
+        played = [b for b in bots if per[b]["games"]]  # a bot yet to play is not rated
+        ratings = fit(played, _pairwise(results), prior=ELO_PRIOR) if results else {}
     except ValueError:
         ratings = {}
     table = []
