@@ -3,9 +3,10 @@
 Its record (``arena.json``) must hold settings an arena could have been started with
 (``meeple arena --bots ... --games ... --seed ...``): known fields of the right types, at
 most ``MAX_GAMES`` games, a seed that names files inside the folder. A record that names
-program bots (``cmd:``) is not enough to start them: the user names them again with
-``--bots`` on the command line. The timings in ``results.ndjson`` are read only up to
-``MAX_RESULTS_BYTES``, and only where each line has the shape a game's timings have.
+program bots (``cmd:``), or engine bots thinking longer than a seat may (``mcts:3600s``), is
+not enough to start them: the user names them again with ``--bots`` on the command line.
+The timings in ``results.ndjson`` are read only up to ``MAX_RESULTS_BYTES``, and only where
+each line has the shape a game's timings have.
 The summary is written to a new file moved into place, never through a link planted in the
 folder; timings are appended to ``results.ndjson`` only if it is a plain file.
 """
@@ -69,17 +70,25 @@ def check_record(path: str, settings: dict, most_games: int) -> None:
 
 
 def check_programs(path: str, recorded: list[str], named: list[str] | None) -> None:
-    """Program bots (``cmd:``) run only if the user names them on the command line: a
+    """Program bots (``cmd:``), and engine bots above the ceiling on seat budgets
+    (``meeple.cli.seat_ceiling``), run only if the user names them on the command line: a
     record that names one needs ``--bots`` giving the record's bots, in its order.
 
-    :raises Failure: (2) a program bot not named so, or ``--bots`` not the record's.
+    :raises Failure: (2) such a bot not named so, or ``--bots`` not the record's.
     """
     if named is None:
+        from meeple.cli.seat_ceiling import CEILING_SECONDS, over_ceiling
+
         programs = [b for b in recorded if b.startswith("cmd:")]
         if programs:
             raise Failure(f"{path} names program bots ({', '.join(programs)}); an arena's "
                           "folder never starts a program on its own: if you trust them, "
                           f"resume with --bots {','.join(recorded)}", 2)
+        slow = [b for b in recorded if over_ceiling(b)]
+        if slow:
+            raise Failure(f"{path} names bots above the ceiling of {CEILING_SECONDS:g} s a "
+                          f"move ({', '.join(slow)}); to let them think so long, resume with "
+                          f"--bots {','.join(recorded)}", 2)
     elif named != recorded:
         raise Failure(f"{path}: this arena's bots are {','.join(recorded)}; --bots names "
                       f"{','.join(named)}", 2)

@@ -54,6 +54,16 @@ def test_a_recorded_program_bot_runs_only_if_the_command_line_names_it(arena, tm
     assert not marker.exists()
 
 
+def test_a_recorded_bot_above_the_seat_ceiling_needs_naming_too(arena, tmp_path):
+    out = tmp_path / "slow"
+    out.mkdir()
+    (out / "arena.json").write_text((arena / "arena.json").read_text())
+    edit_record(out, bots=["greedy", "mcts:3600s"])
+    error = fail("arena", "--resume", out, "--jobs", "1", code=2)
+    assert "above the ceiling" in error and "--bots greedy,mcts:3600s" in error
+    assert sorted(p.name for p in out.iterdir()) == ["arena.json"]
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 1000000000000000000, '
      '"ladder": false, "edition": "star-wars", "move_time": 10.0, "sprt": null}', "'seeds'"),
