@@ -64,12 +64,22 @@ def test_a_recorded_bot_above_the_seat_ceiling_needs_naming_too(arena, tmp_path)
     assert sorted(p.name for p in out.iterdir()) == ["arena.json"]
 
 
+def test_a_seed_with_a_control_character_is_refused_before_anything_is_written(tmp_path):
+    for command in (["arena", "--bots", "greedy,random"], ["simulate"]):
+        out = tmp_path / command[0]
+        error = fail(*command, "--games", "2", "--seed", "a\x1b[31mb", "--out", out, code=2)
+        assert "control character U+001B" in error
+        assert not out.exists() or not list(out.iterdir())
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 1000000000000000000, '
      '"ladder": false, "edition": "star-wars", "move_time": 10.0, "sprt": null}', "'seeds'"),
     ('{"bots": ["greedy", "random"], "seed": "h", "seeds": "2", "ladder": false, '
      '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "'seeds'"),
     ('{"bots": ["greedy", "random"], "seed": "../../h", "seeds": 2, "ladder": false, '
+     '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "seed cannot name"),
+    ('{"bots": ["greedy", "random"], "seed": "h\\u001b[2J", "seeds": 2, "ladder": false, '
      '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "seed cannot name"),
     ('{"bots": "greedy", "seed": "h", "seeds": 2, "ladder": false, '
      '"edition": "star-wars", "move_time": 10.0, "sprt": null}', "'bots'"),
