@@ -160,15 +160,38 @@ def append_line(path: str, line: str) -> None:
 
 def replace_file(path: str, text: str) -> None:
     """Write ``text`` to a new file beside ``path`` and move it there: whatever ``path``
-    was (a link included) is replaced, and nothing it pointed to is written."""
+    was (a link included) is replaced, and nothing it pointed to is written.
+
+    :raises Failure: (3) it cannot be written (``path`` is a folder, the disk is full).
+    """
     temporary = os.path.join(os.path.dirname(path),
                              f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(temporary, path)
+        except BaseException:
             os.unlink(temporary)
-        raise
+            raise
+    except OSError as exc:
+        raise Failure(f"{path}: cannot write the arena's summary: {exc.strerror}; its games "
+                      "are written", DAMAGED) from None
+
+
+def read_plain(path: str, most: int) -> str:
+    """The text of ``path``, a plain file of at most ``most`` bytes (a pipe or a device is
+    not opened for long: its open does not wait for a writer).
+
+    :raises Failure: (3) not a plain file, or larger.
+    :raises OSError: it cannot be opened (``FileNotFoundError`` if it is missing).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise Failure(f"{path}: not a plain file", DAMAGED)
+        data = f.read(most + 1)
+    if len(data) > most:
+        raise Failure(f"{path}: larger than {most:,} bytes", DAMAGED)
+    return data.decode("utf-8", "replace")

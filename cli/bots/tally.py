@@ -15,7 +15,6 @@ import itertools
 import json
 import math
 import os
-import stat
 from collections.abc import Iterator
 
 from meeple.cli.bots.elo import fit
@@ -24,6 +23,7 @@ from meeple.cli.bots.record import (
     append_line,
     check_record,
     noted_lines,
+    read_plain,
     timing,
 )
 from meeple.cli.bots.stats import (
@@ -45,7 +45,7 @@ RESULTS = "results.ndjson"
 SUMMARY = "summary.json"
 #: the most games one arena plays
 MAX_GAMES = 100_000
-#: the largest ``arena.json`` read (an arena writes a few hundred characters)
+#: the largest ``arena.json`` read, in bytes (an arena writes a few hundred)
 MAX_MANIFEST_BYTES = 64 * 1024
 #: virtual drawn games between every two bots that met, added to the Elo fit
 ELO_PRIOR = 2.0
@@ -107,14 +107,7 @@ def read_manifest(out: str) -> dict:
     """
     path = os.path.join(out, MANIFEST)
     try:
-        with open(path, encoding="utf-8") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise Failure(f"{path}: not a plain file; an arena's record is", DAMAGED)
-            text = f.read(MAX_MANIFEST_BYTES + 1)
-        if len(text) > MAX_MANIFEST_BYTES:
-            raise Failure(f"{path}: larger than an arena's record ({MAX_MANIFEST_BYTES:,} "
-                          "characters at most)", DAMAGED)
-        settings = json.loads(text)
+        settings = json.loads(read_plain(path, MAX_MANIFEST_BYTES))
     except FileNotFoundError:
         raise Failure(f"{path}: no arena was started in this folder (no {MANIFEST})", 2) from None
     except (OSError, ValueError, RecursionError) as exc:

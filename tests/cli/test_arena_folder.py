@@ -92,7 +92,7 @@ def test_a_seed_with_a_control_character_is_refused_before_anything_is_written(t
     ('{"bots": ["greedy", "random"], "seed": "h", "seeds": 2, "ladder": false, '
      '"edition": 7, "move_time": 10.0, "sprt": null}', "'edition'"),
     ("[" * 10_000, "cannot read"),
-    ("[" * 100_000, "larger than"),
+    ("[" * 100_000, "larger than 65,536 bytes"),
     ("not json", "cannot read"),
     ('{"bots": []}', "not an arena's record"),
 ])
@@ -152,3 +152,17 @@ def test_a_game_of_another_arena_is_not_tallied(arena, tmp_path):
     (out / "arena-h-0.jsonl").write_bytes(log)
     assert "not a game of this arena" in fail("arena", "--resume", out, "--jobs", "1", code=3)
     assert (out / "arena-h-0.jsonl").read_bytes() == log
+
+
+def test_a_pipe_or_a_folder_where_a_file_should_be(arena, tmp_path):
+    out = copy_of(arena, tmp_path)
+    (out / "arena.json").unlink()
+    os.mkfifo(out / "arena.json")  # opened as a file, it would wait for a writer for ever
+    assert "not a plain file" in fail("arena", "--resume", out, "--jobs", "1", code=3)
+    (tmp_path / "again").mkdir()
+    out = copy_of(arena, tmp_path / "again")
+    (out / "summary.json").unlink()
+    (out / "summary.json").mkdir()
+    assert "cannot write the arena's summary" in fail("arena", "--resume", out, "--jobs", "1",
+                                                     code=3)
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in arena.iterdir())
