@@ -187,7 +187,7 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
 def resume_arena(out: str, jobs: int, as_json: bool, bots: list[str] | None = None) -> None:
     """Finish the arena recorded in ``out`` (the games not written yet) and tally it from
     its logs. Its program bots run only if ``bots`` (``--bots``) names them
-    (``meeple.cli.bots.record``).
+    (``meeple.cli.bots.record``); a finished arena is tallied without.
 
     :raises Failure: (2) no arena's record there, or program bots not named; (3) a damaged
         record or a game that does not read.
@@ -196,7 +196,8 @@ def resume_arena(out: str, jobs: int, as_json: bool, bots: list[str] | None = No
     from meeple.cli.store import game_tileset
 
     settings = read_manifest(out)
-    check_programs(os.path.join(out, MANIFEST), settings["bots"], bots)
+    left = any(True for _ in _work(out, settings, [], None))
+    check_programs(os.path.join(out, MANIFEST), settings["bots"], bots, left)
     check_arena(settings["bots"], 1, settings["edition"], settings["sprt"],
                 settings["ladder"], settings["move_time"])
     written = folder_results(out, settings)

@@ -69,14 +69,16 @@ def check_record(path: str, settings: dict, most_games: int) -> None:
         raise damaged(f"its seed cannot name game files ({exc.message})") from None
 
 
-def check_programs(path: str, recorded: list[str], named: list[str] | None) -> None:
+def check_programs(path: str, recorded: list[str], named: list[str] | None,
+                   left: bool = True) -> None:
     """Program bots (``cmd:``), and engine bots above the ceiling on seat budgets
     (``meeple.cli.seat_ceiling``), run only if the user names them on the command line: a
-    record that names one needs ``--bots`` giving the record's bots, in its order.
+    record that names one needs ``--bots`` giving the record's bots, in its order, while
+    games are ``left`` to play.
 
     :raises Failure: (2) such a bot not named so, or ``--bots`` not the record's.
     """
-    if named is None:
+    if named is None and left:
         from meeple.cli.seat_ceiling import CEILING_SECONDS, over_ceiling
 
         programs = [b for b in recorded if b.startswith("cmd:")]
@@ -89,7 +91,7 @@ def check_programs(path: str, recorded: list[str], named: list[str] | None) -> N
             raise Failure(f"{path} names bots above the ceiling of {CEILING_SECONDS:g} s a "
                           f"move ({', '.join(slow)}); to let them think so long, resume with "
                           f"--bots {','.join(recorded)}", 2)
-    elif named != recorded:
+    elif named is not None and named != recorded:
         raise Failure(f"{path}: this arena's bots are {','.join(recorded)}; --bots names "
                       f"{','.join(named)}", 2)
 

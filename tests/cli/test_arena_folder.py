@@ -36,22 +36,29 @@ def edit_record(out, **changes):
     (out / "arena.json").write_text(json.dumps(settings))
 
 
-def test_a_recorded_program_bot_runs_only_if_the_command_line_names_it(arena, tmp_path):
-    out = copy_of(arena, tmp_path)
+def test_a_recorded_program_bot_runs_only_if_the_command_line_names_it(tmp_path):
     marker = tmp_path / "ran"
     program = tmp_path / "evil.sh"
     program.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
     program.chmod(program.stat().st_mode | stat.S_IXUSR)
-    (out / "arena-h-3.jsonl").unlink()
-    edit_record(out, bots=[f"cmd:{program}", "random"])
-    (out / "results.ndjson").unlink()
+    out = tmp_path / "a"
+    run_json("arena", "--bots", f"cmd:{program},random", "--games", "4", "--seed", "p",
+             "--out", out, "--jobs", "1")
+    marker.unlink()
+    # a finished arena is tallied without --bots, and starts no program
+    assert run_json("arena", "--resume", out, "--jobs", "1")["summary"]["games"] == 4
+    assert not marker.exists()
+    (out / "arena-p-3.jsonl").unlink()
     error = fail("arena", "--resume", out, "--jobs", "1", code=2)
     assert "never starts a program on its own" in error and f"--bots cmd:{program},random" \
         in error
     assert not marker.exists()
     assert "this arena's bots are" in fail("arena", "--resume", out, "--bots",
                                            "greedy,random", "--jobs", "1", code=2)
-    assert not marker.exists()
+    assert not marker.exists() and not (out / "arena-p-3.jsonl").exists()
+    report = run_json("arena", "--resume", out, "--bots", f"cmd:{program},random", "--jobs",
+                      "1")
+    assert marker.exists() and report["summary"]["games"] == 4
 
 
 def test_a_recorded_bot_above_the_seat_ceiling_needs_naming_too(arena, tmp_path):
