@@ -17,6 +17,7 @@ import json
 import math
 import os
 import stat
+from collections.abc import Callable
 
 from meeple.cli.store import Failure
 
@@ -31,13 +32,14 @@ def _number(value: object) -> bool:
         and math.isfinite(value)
 
 
-def check_record(path: str, settings: dict, most_games: int) -> None:
-    """The settings of an arena's record, checked as ``meeple arena`` checks its options.
+def check_record(path: str, settings: dict, most_games: int,
+                 game_name: Callable[[str, int], str]) -> None:
+    """The settings of an arena's record, checked as ``meeple arena`` checks its options;
+    ``game_name`` names its game files.
 
     :raises Failure: (3) a field of the wrong type or out of range.
     """
     from meeple.cli.bots.simulating import check_seed
-    from meeple.cli.bots.tally import game_name, group_size
 
     def damaged(what: str) -> Failure:
         return Failure(f"{path}: damaged arena record: {what}", DAMAGED)
@@ -59,7 +61,7 @@ def check_record(path: str, settings: dict, most_games: int) -> None:
         raise damaged("'sprt' must be null or [P0, P1] with 0 < P0 < P1 < 1")
     if not isinstance(seed, str):
         raise damaged("'seed' must be a string")
-    size = len(bots) * (len(bots) - 1) if settings["ladder"] else group_size(bots, False)
+    size = len(bots) * (len(bots) - 1) if settings["ladder"] else math.factorial(len(bots))
     if not isinstance(seeds, int) or isinstance(seeds, bool) \
             or not 1 <= seeds or (seeds - 1) * size >= most_games:
         raise damaged(f"'seeds' must make 1 to {most_games:,} games")

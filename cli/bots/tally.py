@@ -116,7 +116,7 @@ def read_manifest(out: str) -> dict:
     if not isinstance(settings, dict) or set(settings) != keys:
         raise Failure(f"{path}: not an arena's record (it holds {', '.join(sorted(keys))})",
                       DAMAGED)
-    check_record(path, settings, MAX_GAMES)
+    check_record(path, settings, MAX_GAMES, game_name)
     return settings
 
 
