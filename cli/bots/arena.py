@@ -26,12 +26,13 @@ import json
 import os
 import time
 
-from meeple.cli.bots.record import replace_file
+from meeple.cli.bots.record import check_plain, replace_file
 from meeple.cli.bots.simulating import check_seed, prepare_folder
 from meeple.cli.bots.stats import PairSprt
 from meeple.cli.bots.tally import (
     MANIFEST,
     MAX_GAMES,
+    RESULTS,
     SUMMARY,
     folder_results,
     game_name,
@@ -170,6 +171,7 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     seeds = -(-games // size)
     check_seed(seed, seeds * size, game_name)
     prepare_folder(out)
+    check_plain(os.path.join(out, RESULTS))
     taken = [n for n in range(seeds * size)
              if os.path.exists(os.path.join(out, game_name(seed, n)))]
     if taken:

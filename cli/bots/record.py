@@ -143,6 +143,21 @@ def timing(line: str, seats: int) -> dict | None:
     return {"file": entry["file"], "seconds": seconds, "moves": moves, "reason": reason}
 
 
+def check_plain(path: str) -> None:
+    """``path`` is missing or a plain file (not a link, a pipe, a folder): checked before
+    any game is played, so that no game is played for timings that cannot be written.
+
+    :raises Failure: (3) otherwise.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise Failure(f"{path}: not a plain file; an arena writes its timings there (move it "
+                      "away); nothing was played", DAMAGED)
+
+
 def append_line(path: str, line: str) -> None:
     """Append one line to ``path``, a plain file (created if missing), never through a
     link.

@@ -173,3 +173,15 @@ def test_a_pipe_or_a_folder_where_a_file_should_be(arena, tmp_path):
     assert "cannot write the arena's summary" in fail("arena", "--resume", out, "--jobs", "1",
                                                      code=3)
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in arena.iterdir())
+
+
+def test_a_new_arena_plays_nothing_when_its_timings_cannot_be_written(tmp_path):
+    out = tmp_path / "n"
+    out.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("keep me\n")
+    (out / "results.ndjson").symlink_to(victim)
+    assert "nothing was played" in fail("arena", "--bots", "greedy,random", "--games", "2",
+                                        "--out", out, "--jobs", "1", code=3)
+    assert victim.read_text() == "keep me\n"
+    assert sorted(p.name for p in out.iterdir()) == ["results.ndjson"]
