@@ -116,7 +116,7 @@ class Bot:
         placement or a follower.
 
         :raises BotError: the game waits for no player's move, or the program failed (it is
-            then stopped).
+            then stopped, as it is when anything else, Ctrl-C included, cuts the move short).
         """
         if game.phase not in ("place", "meeple"):
             raise BotError(f"the game waits for no player's move (phase {game.phase})")
@@ -135,6 +135,9 @@ class Bot:
         except BotFailure as exc:
             self._stop()
             raise BotError(str(exc)) from None
+        except BaseException:
+            self._stop()  # (an answer to a request cut short must never answer the next)
+            raise
 
     def finish(self, game: Game) -> None:
         """Tell a version 2 program the result of ``game``, over (``over``)."""

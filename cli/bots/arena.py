@@ -26,9 +26,13 @@ import json
 import os
 import time
 
+from meeple.cli.bots.record import check_plain, replace_file
 from meeple.cli.bots.simulating import check_seed, prepare_folder
 from meeple.cli.bots.stats import PairSprt
 from meeple.cli.bots.tally import (
+    MANIFEST,
+    MAX_GAMES,
+    RESULTS,
     SUMMARY,
     folder_results,
     game_name,
@@ -45,9 +49,6 @@ from meeple.cli.session import bot_label, bot_turns, check_bot, check_move_time,
 from meeple.cli.store import Failure
 from meeple.engine import Game, edition_named, new_game
 from meeple.events import log as logfile
-
-#: the most games one arena plays
-MAX_GAMES = 100_000
 
 
 class _Timed:
@@ -170,6 +171,7 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     seeds = -(-games // size)
     check_seed(seed, seeds * size, game_name)
     prepare_folder(out)
+    check_plain(os.path.join(out, RESULTS))
     taken = [n for n in range(seeds * size)
              if os.path.exists(os.path.join(out, game_name(seed, n)))]
     if taken:
@@ -184,15 +186,20 @@ def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, ti
     _play(out, settings, tileset, jobs, as_json, [])
 
 
-def resume_arena(out: str, jobs: int, as_json: bool) -> None:
+def resume_arena(out: str, jobs: int, as_json: bool, bots: list[str] | None = None) -> None:
     """Finish the arena recorded in ``out`` (the games not written yet) and tally it from
-    its logs.
+    its logs. Its program bots run only if ``bots`` (``--bots``) names them
+    (``meeple.cli.bots.record``); a finished arena is tallied without.
 
-    :raises Failure: (2) no arena's record there; (3) a game that does not read.
+    :raises Failure: (2) no arena's record there, or program bots not named; (3) a damaged
+        record or a game that does not read.
     """
+    from meeple.cli.bots.record import check_programs
     from meeple.cli.store import game_tileset
 
     settings = read_manifest(out)
+    left = any(True for _ in _work(out, settings, [], None))
+    check_programs(os.path.join(out, MANIFEST), settings["bots"], bots, left)
     check_arena(settings["bots"], 1, settings["edition"], settings["sprt"],
                 settings["ladder"], settings["move_time"])
     written = folder_results(out, settings)
@@ -250,8 +257,7 @@ def _play(out: str, settings: dict, tileset, jobs: int, as_json: bool,
         summary["sprt"] = {"p0": test.p0, "p1": test.p1, "alpha": 0.05, "beta": 0.05,
                            "model": "pentanomial", "pairs": sum(test.counts),
                            "llr": round(test.llr, 4), "verdict": verdict}
-    with open(os.path.join(out, SUMMARY), "w", encoding="utf-8") as f:
-        f.write(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    replace_file(os.path.join(out, SUMMARY), json.dumps(summary, indent=1, sort_keys=True) + "\n")
     if as_json:
         emit_json({"summary": summary, "games": results})
     else:

@@ -56,11 +56,10 @@ def arena(
 
     ray_option(ray, ray_address)
     if resume is not None:
-        if bots is not None or sprt is not None or ladder or out is not None or \
-                edition is not None:
+        if sprt is not None or ladder or out is not None or edition is not None:
             fail("--resume takes the arena's settings from its folder: give it with --jobs, "
-                 "--ray and --json only", 2)
-        resume_arena(resume, jobs, as_json)
+                 "--ray, --json and (to run its program bots) --bots only", 2)
+        resume_arena(resume, jobs, as_json, None if bots is None else bots.split(","))
         return
     if bots is None:
         fail("arena needs --bots (or --resume FOLDER)", 2)

@@ -64,11 +64,17 @@ def check_games(games: int) -> None:
 
 def check_seed(seed: str, games: int, name=None) -> None:
     """``--seed`` must make file names (``name(seed, i)``, simulate's by default): no ``/``
-    or NUL, and short enough for the longest.
+    or control character, and short enough for the longest.
 
     :raises Failure: (2) otherwise.
     """
+    from meeple.events.text import control_char
+
     name = name or game_name
+    found = control_char(seed)
+    if found is not None:
+        raise Failure(f"--seed holds the control character {found}; a seed names the game "
+                      "files and is shown, so it may not", 2)
     if "/" in seed or "\0" in seed or os.sep in seed:
         raise Failure(f"--seed names the game files ({name('SEED', 0)[:-7]}N.jsonl), so it may "
                       f"not hold '/' or NUL; got {seed!r}", 2)

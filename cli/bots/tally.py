@@ -18,6 +18,14 @@ import os
 from collections.abc import Iterator
 
 from meeple.cli.bots.elo import fit
+from meeple.cli.bots.record import (
+    DAMAGED,
+    append_line,
+    check_record,
+    noted_lines,
+    read_plain,
+    timing,
+)
 from meeple.cli.bots.stats import (
     Z95,
     elo_of,
@@ -35,6 +43,10 @@ MANIFEST = "arena.json"
 RESULTS = "results.ndjson"
 #: the summary of the games written
 SUMMARY = "summary.json"
+#: the most games one arena plays
+MAX_GAMES = 100_000
+#: the largest ``arena.json`` read, in bytes (an arena writes a few hundred)
+MAX_MANIFEST_BYTES = 64 * 1024
 #: virtual drawn games between every two bots that met, added to the Elo fit
 ELO_PRIOR = 2.0
 
@@ -89,21 +101,22 @@ def write_manifest(out: str, settings: dict) -> None:
 
 
 def read_manifest(out: str) -> dict:
-    """The settings recorded in an arena's folder.
+    """The settings recorded in an arena's folder, checked (``meeple.cli.bots.record``).
 
-    :raises Failure: (2) no arena there, or a record that does not read.
+    :raises Failure: (2) no arena there; (3) a record that does not read or is damaged.
     """
     path = os.path.join(out, MANIFEST)
     try:
-        with open(path, encoding="utf-8") as f:
-            settings = json.load(f)
+        settings = json.loads(read_plain(path, MAX_MANIFEST_BYTES))
     except FileNotFoundError:
         raise Failure(f"{path}: no arena was started in this folder (no {MANIFEST})", 2) from None
-    except (OSError, ValueError) as exc:
-        raise Failure(f"{path}: cannot read the arena's record: {exc}", 2) from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise Failure(f"{path}: cannot read the arena's record: {exc}", DAMAGED) from None
     keys = {"bots", "seed", "seeds", "ladder", "edition", "move_time", "sprt"}
     if not isinstance(settings, dict) or set(settings) != keys:
-        raise Failure(f"{path}: not an arena's record (it holds {', '.join(sorted(keys))})", 2)
+        raise Failure(f"{path}: not an arena's record (it holds {', '.join(sorted(keys))})",
+                      DAMAGED)
+    check_record(path, settings, MAX_GAMES, game_name)
     return settings
 
 
@@ -112,24 +125,7 @@ def note_result(out: str, result: dict) -> None:
     line = {"file": os.path.basename(result["file"]), "seconds": result["seconds"],
             "moves": result["moves"],
             "reason": result["stopped"]["reason"] if result["stopped"] else None}
-    with open(os.path.join(out, RESULTS), "a", encoding="utf-8") as f:
-        f.write(json.dumps(line) + "\n")
-
-
-def _noted(out: str) -> dict[str, dict]:
-    try:
-        with open(os.path.join(out, RESULTS), encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except FileNotFoundError:
-        return {}
-    noted = {}
-    for line in lines:
-        try:
-            entry = json.loads(line)
-            noted[entry["file"]] = entry
-        except (ValueError, KeyError, TypeError):
-            continue  # a line cut by an interruption: its game's timing is unknown
-    return noted
+    append_line(os.path.join(out, RESULTS), json.dumps(line) + "\n")
 
 
 def folder_results(out: str, settings: dict) -> list[dict]:
@@ -143,7 +139,12 @@ def folder_results(out: str, settings: dict) -> list[dict]:
     from meeple.engine import Game
     from meeple.events import log as logfile
 
-    noted = _noted(out)
+    seats = 2 if settings["ladder"] else len(settings["bots"])
+    noted = {}
+    for line in noted_lines(os.path.join(out, RESULTS)):
+        entry = timing(line, seats)
+        if entry is not None:  # else a line cut by an interruption: its timing is unknown
+            noted[entry["file"]] = entry
     results = []
     for index, seed, seating in schedule(settings["bots"], settings["ladder"],
                                          settings["seeds"], settings["seed"]):
@@ -161,9 +162,13 @@ def folder_results(out: str, settings: dict) -> list[dict]:
         if [p.name for p in state.setup.players] != [bot_label(b) for b in seating]:
             raise Failure(f"{path}: its players are not the bots of its seating "
                           f"({', '.join(seating)})", 3)
+        if (state.setup.seed, state.setup.edition) != (seed, settings["edition"]):
+            raise Failure(f"{path}: not a game of this arena (its seed and edition are "
+                          f"{state.setup.seed!r} and {state.setup.edition!r}, not {seed!r} and "
+                          f"{settings['edition']!r}); move it away to play it again", 3)
         scores = [state.scores[state.side_of[c]] for c in colours]
         failed = colours.index(state.player) if state.phase != "over" else None
-        entry = noted.get(name, {})
+        entry = noted.get(name) or {}
         seconds = entry.get("seconds") or [0.0] * len(seating)
         moves = entry.get("moves") or [0] * len(seating)
         stopped = None if failed is None else {
@@ -218,7 +223,7 @@ def _pairings(bots: list[str], groups: dict, size: int) -> list[dict]:
 
 
 def _finite(value: float) -> float | None:
-    return round(value, 1) if math.isfinite(value) else None
+    return round(value, 1) + 0.0 if math.isfinite(value) else None  # + 0.0: no "-0"
 
 
 def summarise(bots: list[str], results: list[dict], ladder: bool = False) -> dict:
@@ -244,7 +249,8 @@ def summarise(bots: list[str], results: list[dict], ladder: bool = False) -> dic
                 entry["failed"] += 1
     groups = {key: games for key, games in _groups(results).items() if len(games) == size}
     try:
-        ratings = fit(bots, _pairwise(results), prior=ELO_PRIOR) if results else {}
+        played = [b for b in bots if per[b]["games"]]  # a bot yet to play is not rated
+        ratings = fit(played, _pairwise(results), prior=ELO_PRIOR) if results else {}
     except ValueError:
         ratings = {}
     table = []

@@ -149,7 +149,9 @@ def page_size(events: Sequence[Event]) -> tuple[int, int]:
             on_board.update(placements.intersection(event.steps))
         board = 1 + len(on_board)  # the start tile too
         most = max(most, board)
-        size += board * (2 + event.cities) if isinstance(event, PointsScored) else board
+        # (a forged negative count must not shrink the measure: the rules refuse it later)
+        size += board * (2 + max(0, event.cities)) if isinstance(event, PointsScored) \
+            else board
     return most, size
 
 

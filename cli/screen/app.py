@@ -95,6 +95,9 @@ class Screen:
 
     def _layout(self) -> Layout:
         wide = self.app_size
+        self.prompt = Window(BufferControl(self.buffer,
+                                           input_processors=[BeforeInput("meeple> ")]),
+                             height=1)
         body = VSplit([
             Window(_Lines(self._board)),
             Window(width=1, char="│", style="fg:#5f5f5f"),
@@ -105,8 +108,7 @@ class Screen:
             body,
             Window(_Lines(self._moves), height=lambda: 3 if wide()[1] < 30 else 6),
             Window(_Lines(self._status), height=3),
-            Window(BufferControl(self.buffer, input_processors=[BeforeInput("meeple> ")]),
-                   height=1),
+            self.prompt,
             Window(FormattedTextControl(lambda: [("", panels.fitted(KEYS, wide()[0]))]),
                    height=1, style="fg:#8a8a8a"),
         ])
@@ -246,6 +248,7 @@ class Screen:
 
     def _accept(self, buffer: Buffer) -> bool:
         self._submit(buffer.text)  # (the buffer keeps the line in its history)
+        self.prompt.horizontal_scroll = 0  # a line wider than the pane scrolled "meeple> " away
         return False
 
     def _submit(self, line: str) -> None:

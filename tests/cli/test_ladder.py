@@ -151,8 +151,7 @@ def test_resume_plays_only_the_games_missing_and_tallies_them_all(tmp_path):
     for a, b in zip(first["summary"]["bots"], again["summary"]["bots"], strict=True):
         assert (a["wins"], a["mean_score"], a["elo"]) == (b["wins"], b["mean_score"], b["elo"])
     assert "no arena was started" in fail("arena", "--resume", tmp_path, code=2)
-    assert "--resume takes" in fail("arena", "--resume", out, "--bots", "greedy,random",
-                                    code=2)
+    assert "--resume takes" in fail("arena", "--resume", out, "--ladder", code=2)
 
 
 def test_a_ladder_rates_every_bot_from_every_two_in_both_seatings(tmp_path):
