@@ -46,6 +46,8 @@ from meeple.cli.screen.lines import Run, Typing
 
 #: the keys, as the last line shows them
 KEYS = "? help · arrows pan · F2 zoom · F3 centre · Tab completes · Ctrl-D quits"
+#: the tile set's status, kept in view beside the board (the help gives the whole note)
+RECONSTRUCTED = "tile set reconstructed (?)"
 #: the spinner of the thinking line
 SPINNER = "|/-\\"
 
@@ -139,6 +141,10 @@ class Screen:
         if not lines:
             waiting = "the game is over" if self.state.phase == "over" else "no tile in hand"
             lines = [[("bold", waiting)]]
+        if self.state.tileset.status == "reconstructed" and height > len(lines) + 1:
+            # the set's status stays in view at any size that leaves it a line (? says more)
+            lines += [[("", "")] for _ in range(height - len(lines) - 1)]
+            lines.append([("fg:ansiyellow", panels.fitted(RECONSTRUCTED, width))])
         return lines[:height]
 
     def _moves(self, width: int, height: int) -> list[panels.Line]:

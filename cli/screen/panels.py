@@ -229,6 +229,7 @@ def help_page(state: GameState, commands: str, compact: bool) -> str:
     """The help shown on ``?``: the commands (``commands``, as the line-by-line session
     lists them), the keys, the legend of the board as drawn now, and where the rules are."""
     from meeple.cli.pictures.board import legend
+    from meeple.cli.report import PICTURE_NOTE
 
     return "\n".join([
         "Help (? or Esc closes it; Up and Down scroll)", "",
@@ -241,6 +242,7 @@ def help_page(state: GameState, commands: str, compact: bool) -> str:
         "drawing · F3 centres on the last placement · Ctrl-P and Ctrl-N recall a line · "
         "Ctrl-C or Ctrl-D ends the session (the log keeps every move)", "",
         "What the board shows:", legend(state, unicode=True, compact=compact), "",
+        *([PICTURE_NOTE + ".", ""] if state.tileset.status == "reconstructed" else []),
         "Rules: `rules` lists them, `rules ID` (as cited, e.g. "
         f"{state.edition.rule('meeple')}) or `rules WORD` shows one.",
     ])

@@ -136,6 +136,7 @@ def test_the_screen_draws_the_move_at_once_answers_and_redraws_on_a_resize(tmp_p
                                "no first screen")
         _fits(shown, 80, 24)
         assert "in hand: " in shown[1]
+        assert "tile set reconstructed (?)" in "\n".join(shown)  # the bundled set's status
         terminal.keys("?")
         shown = terminal.until(lambda s: "Help (? or Esc closes it" in "\n".join(s), "no help")
         _fits(shown, 80, 24)

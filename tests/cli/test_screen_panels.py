@@ -73,3 +73,13 @@ def test_the_final_page_puts_the_totals_and_winners_first():
     assert page[2:6] == ["Scores: red 10  black 8", "Points by kind:", "  side  cities total",
                          "  red      4    10"]
     assert page.index("Winner: red") < page.index("     3  red    4  city")
+
+
+def test_the_help_says_the_bundled_star_wars_set_is_a_reconstruction(played):
+    from meeple.cli.report import PICTURE_NOTE
+
+    state = open_game(str(played)).state
+    assert state.tileset.status == "reconstructed"
+    text = panels.help_page(state, "commands: ...", compact=False)
+    assert PICTURE_NOTE in " ".join(text.split())
+
