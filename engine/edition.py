@@ -133,6 +133,9 @@ class Edition:
     roles: ClassVar[dict[str, str]] = {}
     #: how its games are drawn and told
     look: ClassVar[Look] = Look()
+    #: what a figure in reserve is worth to the bots' evaluation (``meeple.engine.evaluation``),
+    #: in points a unit of strength at the start of the game; it falls with the tiles left
+    reserve_worth: ClassVar[float] = 2.0
 
     def __repr__(self) -> str:
         return f"<edition {self.name}>"
