@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from meeple.engine.board import placements
@@ -57,7 +57,7 @@ class Settings(NamedTuple):
     #: turns played at random past the tree before a leaf is valued
     rollout_turns: int
     #: a position's value by side
-    evaluate: Callable[[GameState], dict[str, float]]
+    evaluate: Callable[[GameState], Mapping[str, float]]
     #: stop once the most visited move cannot be overtaken in the iterations left
     early_stop: bool
 
@@ -124,7 +124,7 @@ def _outcome(state: GameState) -> tuple:
             tuple(tuple(left.values()) for left in state.reserve.values()))
 
 
-def _rewards(state: GameState, evaluate: Callable[[GameState], dict[str, float]]
+def _rewards(state: GameState, evaluate: Callable[[GameState], Mapping[str, float]]
              ) -> dict[str, float]:
     """Each side's reward for a position, 0 to 1: its lead in value (``evaluate``) over the
     best other side, squashed (a lead of ``LEAD_SCALE`` points is worth about 0.88)."""
