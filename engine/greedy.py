@@ -16,11 +16,11 @@ import random
 
 from meeple.engine import chance
 from meeple.engine.applying import apply_unrecorded
-from meeple.engine.commands import Command, PlaceTile
+from meeple.engine.commands import Command
 from meeple.engine.detached import detach, play_move
 from meeple.engine.evaluation import held_value
 from meeple.engine.flow import awaiting, consequence
-from meeple.engine.mcts import move_options
+from meeple.engine.moves import move_options
 from meeple.engine.state import GameState
 
 #: values closer than this count as equal (they are sums of a few fractions)
@@ -39,20 +39,15 @@ def _difference(state: GameState, side: str) -> float:
     return values[side] - others
 
 
-def _best_step(state: GameState, side: str) -> tuple[float, list[Command]]:
-    """The best value difference of a detached state waiting for a figure step, and the
-    steps that reach it."""
-    best, top = float("-inf"), []
+def _best_step(state: GameState, side: str) -> float:
+    """The best value difference of the figure steps of a detached state waiting for one."""
+    best = float("-inf")
     for option in move_options(state):
         after = state.copy()
         play_move(after, option)
         _certain(after)
-        value = _difference(after, side)
-        if value > best + TIE:
-            best, top = value, [option]
-        elif value >= best - TIE:
-            top.append(option)
-    return best, top
+        best = max(best, _difference(after, side))
+    return best
 
 
 def _pick(state: GameState, what: str, n: int) -> int:
@@ -60,30 +55,39 @@ def _pick(state: GameState, what: str, n: int) -> int:
                               state.next_seq, n)
 
 
+def one_step_values(state: GameState, options: list[Command]) -> list[float]:
+    """The one-step value difference of each of ``options`` for the player's side (see the
+    module): a placement's with its best figure step after it."""
+    side = state.side_of[state.player]
+    # (a detached copy samples nothing here: it stops at the next draw or roll)
+    detached = detach(state, random.Random(0))
+    placing = awaiting(state) == "place"
+    values = []
+    for option in options:
+        after = detached.copy()
+        play_move(after, option)
+        _certain(after)
+        if placing and awaiting(after) == "meeple":
+            values.append(_best_step(after, side))
+        else:
+            values.append(_difference(after, side))
+    return values
+
+
+def _best(options: list[Command], values: list[float]) -> list[Command]:
+    """The options of the best value (ties within ``TIE``)."""
+    best = max(values)
+    return [option for option, value in zip(options, values, strict=True)
+            if value >= best - TIE]
+
+
 def greedy_move(state: GameState) -> Command:
     """The move of the best whole turn for the player's side (see the module): at the
     placement, the placement whose best figure step is best; at the figure step, the best
     step for the tile as it lies."""
     waiting = awaiting(state)
-    side = state.side_of[state.player]
-    # (a detached copy samples nothing here: it stops at the next draw or roll)
-    detached = detach(state, random.Random(0))
-    if waiting == "place":
-        best, top = float("-inf"), []
-        for option in move_options(state):
-            after = detached.copy()
-            play_move(after, option)
-            _certain(after)
-            value = _best_step(after, side)[0] if awaiting(after) == "meeple" \
-                else _difference(after, side)
-            if value > best + TIE:
-                best, top = value, [option]
-            elif value >= best - TIE:
-                top.append(option)
-        chosen = top[_pick(state, "place", len(top))]
-        assert isinstance(chosen, PlaceTile)
-        return chosen
-    if waiting == "meeple":
-        _, top = _best_step(detached, side)
-        return top[_pick(state, "step", len(top))]
-    raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
+    if waiting not in ("place", "meeple"):
+        raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
+    options = move_options(state)
+    top = _best(options, one_step_values(state, options))
+    return top[_pick(state, "place" if waiting == "place" else "step", len(top))]

@@ -14,9 +14,10 @@ The two searches differ in their ``Settings``: ``mcts-v1`` scores a leaf with ``
 (the points plus what the end of the game would pay for every realm held now) after 8
 random turns, and runs every budget to its end, from scratch at each step. ``mcts`` scores
 a leaf with ``meeple.engine.evaluation.leaf_value`` (completion chances of the realms held,
-dead realms, figures in reserve) after fewer random turns, stops a search once no other
-move can overtake the most visited one in the budget left, and (``Searcher``) carries the
-tree of its placement on to its figure step.
+dead realms, figures in reserve) after fewer random turns, starts its root's moves from
+their one-step values (``greedy``'s) and searches only the best placements by that value,
+stops a search once no other move can overtake the most visited one in the budget left, and
+(``Searcher``) carries the tree of its placement on to its figure step.
 
 The bot's own randomness is seeded from its ``seed`` and the position's ``seq``, so with an
 iteration budget a game replays exactly. A budget in CPU seconds is the caller's: ``stop``
@@ -30,12 +31,12 @@ import random
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
-from meeple.engine.board import placements
-from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
-from meeple.engine.deciding import followers_to_take_back, legal_targets
+from meeple.engine.commands import Command, PlaceTile
 from meeple.engine.detached import advance, detach, play_move, playout
 from meeple.engine.evaluation import leaf_value
 from meeple.engine.flow import awaiting
+from meeple.engine.greedy import one_step_values
+from meeple.engine.moves import move_options
 from meeple.engine.scoring import projected
 from meeple.engine.state import GameState
 
@@ -60,34 +61,19 @@ class Settings(NamedTuple):
     evaluate: Callable[[GameState], Mapping[str, float]]
     #: stop once the most visited move cannot be overtaken in the iterations left
     early_stop: bool
+    #: at a fresh root, each move starts with this many visits of the reward its one-step
+    #: value difference (``meeple.engine.greedy.one_step_values``) gives: 0 for none
+    prior_visits: int = 0
+    #: and only the placements of the best one-step values are searched, at most this many
+    widest: int = 0
 
 
 #: the search of meeple 1 (``mcts-v1``)
 V1 = Settings(ROLLOUT_TURNS, projected, early_stop=False)
 #: the search of ``mcts``
-V2 = Settings(2, leaf_value, early_stop=True)
+V2 = Settings(2, leaf_value, early_stop=True, prior_visits=10, widest=10)
 #: how often (in iterations) a search asks whether it may stop early
 CHECK_EVERY = 8
-
-def move_options(state: GameState) -> list[Command]:
-    """The moves a search considers: every legal placement; then every figure on every free
-    target, skipping, and where the tile lets one, taking a figure back.
-    The same as the legal moves, in a fixed order."""
-    waiting = awaiting(state)
-    if waiting == "place":
-        tile = state.in_hand
-        return [PlaceTile(x, y, r) for x, y, r in placements(state, tile)]
-    if waiting == "meeple":
-        moves: list[Command] = [SkipMeeple()]
-        figures = [name for name, left in state.reserve[state.player].items() if left]
-        if figures:
-            moves += [PlaceMeeple(target, figure) for target in legal_targets(state)
-                      for figure in figures]
-        moves += [TakeBack(spot.x, spot.y, spot.feature)
-                  for spot in followers_to_take_back(state)]
-        return moves
-    raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
-
 
 class _Node:
     """A position where a side chooses: its moves and their visits and summed rewards."""
@@ -159,9 +145,14 @@ def _search(state: GameState, rng: random.Random, iterations: int | None,
             left: Callable[[int], float] | None) -> tuple[Command, dict, _Node]:
     if iterations is None and stop is None:
         raise ValueError("a search needs a budget: iterations or a stop test")
-    root = _Node(state) if root is None else root
+    grown = 0
+    if root is None:
+        root = _Node(state)
+        if settings.prior_visits and len(root.moves) > 1:
+            _seed_root(root, state, settings)
+    else:
+        grown = root.seen
     done = 0
-    grown = root.seen
     if len(root.moves) > 1:
         limit = min(iterations or MAX_ITERATIONS, MAX_ITERATIONS) - grown
         while done < limit and not (done and stop and stop(done)):
@@ -178,6 +169,28 @@ def _search(state: GameState, rng: random.Random, iterations: int | None,
     if grown:
         found["reused"] = grown
     return root.moves[best], found, root
+
+
+def _seed_root(root: _Node, state: GameState, settings: Settings) -> None:
+    """Progressive bias from one step ahead: every move starts with ``prior_visits`` visits
+    of the reward of its one-step value difference, and a placement root keeps only its
+    ``widest`` best placements (in their order among the moves)."""
+    values = one_step_values(state, root.moves)
+    keep = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    if settings.widest and isinstance(root.moves[0], PlaceTile):
+        keep = keep[:settings.widest]
+    keep.sort()
+    root.moves = [root.moves[i] for i in keep]
+    root.children = [{} for _ in keep]
+    n = settings.prior_visits
+    root.visits = [n] * len(keep)
+    root.totals = [n * _squash(values[i]) for i in keep]
+    root.seen = n * len(keep)
+
+
+def _squash(lead: float) -> float:
+    """A lead in points as a reward, 0 to 1 (see ``_rewards``)."""
+    return 0.5 + 0.5 * math.tanh(lead / LEAD_SCALE)
 
 
 def _decided(root: _Node, to_go: float) -> bool:
