@@ -24,7 +24,8 @@ RayAddress = Annotated[str | None, typer.Option("--ray-address", help="The Ray c
                                                 "with --ray, e.g. ray://host:10001.",
                                                 metavar="ADDRESS")]
 BOT_HELP = ("random, greedy, mcts, mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
-            "move), or cmd:PATH (a bot program, see the README).")
+            "move), greedy-v1 and mcts-v1 (the bots' first versions), or cmd:PATH (a bot program, see "
+            "the README).")
 MoveTime = Annotated[float, typer.Option(help="Seconds a cmd:PATH bot may take for one move "
                                          "(above 0, at most 3600).", metavar="SECONDS")]
 

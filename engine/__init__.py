@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         bot_named,
         check_can_play,
         greedy_move,
+        greedy_v1_move,
         random_move,
         run_turns,
     )
@@ -153,6 +154,7 @@ _LAZY = {
     "BOTS": "meeple.engine.bots",
     "check_can_play": "meeple.engine.bots",
     "greedy_move": "meeple.engine.bots",
+    "greedy_v1_move": "meeple.engine.bots",
     "random_move": "meeple.engine.bots",
     "run_turns": "meeple.engine.bots",
     "BOT_NAMES": "meeple.engine.botspec",

@@ -1,12 +1,14 @@
-"""Bots that choose moves: ``random``, ``greedy`` (best immediate score gain) and ``mcts``
-(a search, ``meeple.engine.mcts``).
+"""Bots that choose moves: ``random``, ``greedy`` (the best one-step value difference,
+``meeple.engine.greedy``), ``greedy-v1`` (the best immediate score gain: the first
+``greedy``), ``mcts`` and ``mcts-v1`` (searches, ``meeple.engine.mcts``).
 
-``random`` and ``greedy`` take their choices from the game's seed (a remote game's: its
-id; stream ``bot``, indexed by the next ``seq``), so a bot game replays identically;
-``mcts`` samples what it cannot see and seeds its own randomness from the position. A bot
-is named by a spec: ``random``, ``greedy``, ``mcts`` (1,000 iterations a move), ``mcts:N``
-(N iterations), ``mcts:Xs`` (X seconds of CPU a move, measured by a clock the caller
-passes). Pure: they only read the state.
+``random`` and the greedy bots take their choices from the game's seed (a remote game's:
+its id; stream ``bot``, indexed by the next ``seq``), so a bot game replays identically;
+the searches sample what they cannot see and seed their own randomness from the position.
+A bot is named by a spec (``meeple.engine.botspec``): ``mcts`` and ``mcts-v1`` take a
+budget, ``:N`` iterations or ``:Xs`` seconds of CPU a move (measured by a clock the caller
+passes). Pure: they only read the state (an ``mcts`` bot keeps its last tree for its next
+step).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, 
 from meeple.engine.deciding import followers_to_take_back, legal_targets
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
-from meeple.engine.mcts import mcts_move
+from meeple.engine.greedy import greedy_move
+from meeple.engine.mcts import Searcher, mcts_move
 from meeple.engine.playing import play, settle
 from meeple.engine.preview import gain, meeple_gain
 from meeple.engine.state import GameState
@@ -66,10 +69,11 @@ def random_move(state: GameState) -> Command:
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
 
 
-def greedy_move(state: GameState) -> Command:
-    """The placement and figure choice with the best immediate score gain for the player's side,
-    ties broken by the seeded stream, with the everyday figure while one is left. Contests
-    are left to chance and count for nothing."""
+def greedy_v1_move(state: GameState) -> Command:
+    """``greedy-v1``: the placement and figure choice with the best immediate score gain for
+    the player's side, ties broken by the seeded stream, with the everyday figure while one
+    is left. Contests are left to chance and count for nothing. A figure goes down only
+    where it scores at once."""
 
     waiting = awaiting(state)
     if waiting == "place":
@@ -93,7 +97,10 @@ def greedy_move(state: GameState) -> Command:
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
 
 
-BOTS = {"random": random_move, "greedy": greedy_move}
+BOTS = {"random": random_move, "greedy": greedy_move, "greedy-v1": greedy_v1_move}
+#: the bots a remote game's set-up may name to play on a seat given up (RM-5), by the name
+#: it records: every copy checks their moves, so each name keeps its bot for good
+TAKEOVER_BOTS = {"random": random_move, "greedy": greedy_v1_move}
 
 Bot = Callable[[GameState], Command]
 
@@ -107,10 +114,12 @@ def bot_named(spec: str, clock: Callable[[], float] | None = None) -> Bot:
     name, iterations, seconds = read_spec(spec)
     if name in BOTS:
         return BOTS[name]
-    if seconds is not None:
-        if clock is None:
-            raise InvalidCommand(f"{spec!r} needs a clock to measure its CPU time",
-                                 legal="name an iteration budget: mcts:N")
+    if seconds is not None and clock is None:
+        raise InvalidCommand(f"{spec!r} needs a clock to measure its CPU time",
+                             legal="name an iteration budget: mcts:N")
+    if name == "mcts":
+        return Searcher(iterations, seconds, clock)
+    if seconds is not None and clock is not None:
         return _timed(seconds, clock)
     return functools.partial(mcts_move, iterations=iterations)
 

@@ -1,7 +1,9 @@
-"""Bot specs, read strictly: ``random``, ``greedy``, ``mcts`` (1,000 iterations a move),
-``mcts:N`` (N iterations, 1 to 200,000) and ``mcts:Xs`` (X CPU seconds a move, above 0 and at
-most 3,600; digits and at most one decimal point). One grammar for the command line and for
-the bot seats a log records, so a spec one accepts the other reads. Pure, no bot imported.
+"""Bot specs, read strictly: ``random``, ``greedy``, ``greedy-v1``, ``mcts`` (``MCTS_ITERATIONS``
+iterations a move), ``mcts-v1`` (1,000), ``mcts:N`` (N iterations, 1 to 200,000) and
+``mcts:Xs`` (X CPU seconds a move, above 0 and at most 3,600; digits and at most one
+decimal point), and so ``mcts-v1:N`` and ``mcts-v1:Xs``. One grammar for the command line
+and for the bot seats a log records, so a spec one accepts the other reads. Pure, no bot
+imported.
 """
 
 from __future__ import annotations
@@ -11,13 +13,16 @@ import re
 from meeple.engine.errors import InvalidCommand
 
 #: every bot a spec may name
-BOT_NAMES = ("random", "greedy", "mcts")
+BOT_NAMES = ("random", "greedy", "greedy-v1", "mcts", "mcts-v1")
+#: the bots that take a budget, with their iterations a move without one
+SEARCHES = {"mcts": 1000, "mcts-v1": 1000}
 #: iterations a move of ``mcts`` without a budget, and the most a spec may ask for
-MCTS_ITERATIONS = 1000
+MCTS_ITERATIONS = SEARCHES["mcts"]
 MAX_ITERATIONS = 200_000
 #: the most CPU seconds a move a spec may ask for
 MAX_SECONDS = 3600.0
-BOT_SYNTAX = "bots: random, greedy, mcts, mcts:N (iterations a move), mcts:Xs (CPU seconds a move)"
+BOT_SYNTAX = ("bots: random, greedy, greedy-v1, mcts, mcts:N (iterations a move), mcts:Xs "
+              "(CPU seconds a move), mcts-v1 (and mcts-v1:N, mcts-v1:Xs)")
 #: the budget part: N, or X with at most one decimal point, then ``s``
 _BUDGET = re.compile(r"(?P<n>[0-9]{1,12})|(?P<x>[0-9]{0,12}(?:\.[0-9]{1,12})?)s", re.ASCII)
 
@@ -35,8 +40,8 @@ def read_spec(spec: str) -> tuple[str, int | None, float | None]:
     if name not in BOT_NAMES:
         raise InvalidCommand(f"unknown bot {spec!r}", legal=BOT_SYNTAX)
     if not colon:
-        return name, (MCTS_ITERATIONS if name == "mcts" else None), None
-    if name != "mcts":
+        return name, SEARCHES.get(name), None
+    if name not in SEARCHES:
         raise InvalidCommand(f"the {name} bot takes no budget ({spec!r})", legal=BOT_SYNTAX)
     found = _BUDGET.fullmatch(budget)
     if found is None or found.group("x") in ("", "."):

@@ -78,6 +78,8 @@ class Classic(Edition):
     take_back_mark = "festival symbol"  # CL-7
     vocabulary = Vocabulary(("field", "road", "city"), "road", "city", "cloister", "field", "CL-1")
     tileset = "classic"
+    #: seven followers a player: one in reserve is worth about a short road's points
+    reserve_worth = 2.0
     tileset_sha256 = {
         "classic": "396cd3d42b3d96a2c50cf15da7c7edf9bff1dd4ea73075fba0417b0a61d77c35",
         "classic+la-fiesta": "f504511ac6153f5a47548368e730cb8535638273990cb565703194fe7b091a63",

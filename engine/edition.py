@@ -133,6 +133,9 @@ class Edition:
     roles: ClassVar[dict[str, str]] = {}
     #: how its games are drawn and told
     look: ClassVar[Look] = Look()
+    #: what a figure in reserve is worth to the bots' evaluation (``meeple.engine.evaluation``),
+    #: in points a unit of strength at the start of the game; it falls with the tiles left
+    reserve_worth: ClassVar[float] = 2.0
     #: whether the edition has a contest of its own (``contest`` overridden), set for each
     #: edition class: the rules ask the base's, which settles nothing, no questions
     has_contest: ClassVar[bool] = False

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import msgspec
 
-from meeple.engine.deciding import legal_targets, moves_with_targets
+from meeple.engine.board import placements
+from meeple.engine.commands import Command, PlaceMeeple, PlaceTile, SkipMeeple, TakeBack
+from meeple.engine.deciding import followers_to_take_back, legal_targets, moves_with_targets
 from meeple.engine.flow import awaiting
 from meeple.engine.state import GameState
 
@@ -39,3 +41,23 @@ def legal_moves(state: GameState) -> list[Move]:
         targets = tuple(legal_targets(state)) if figures else ()
         return [Move(x, y, state.board[(x, y)].r * 90, targets, figures if targets else ())]
     return []
+
+
+def move_options(state: GameState) -> list[Command]:
+    """The moves a search considers: every legal placement; then every figure on every free
+    target, skipping, and where the tile lets one, taking a figure back.
+    The same as the legal moves, in a fixed order."""
+    waiting = awaiting(state)
+    if waiting == "place":
+        tile = state.in_hand
+        return [PlaceTile(x, y, r) for x, y, r in placements(state, tile)]
+    if waiting == "meeple":
+        moves: list[Command] = [SkipMeeple()]
+        figures = [name for name, left in state.reserve[state.player].items() if left]
+        if figures:
+            moves += [PlaceMeeple(target, figure) for target in legal_targets(state)
+                      for figure in figures]
+        moves += [TakeBack(spot.x, spot.y, spot.feature)
+                  for spot in followers_to_take_back(state)]
+        return moves
+    raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")

@@ -107,6 +107,8 @@ class StarWars(Edition):
     unplaceable = ("discard", "reshuffle")
     attack = "planet"  # SW-4.3
     look = LOOK
+    #: four small meeples and a large one a player (SW-1.6): scarcer than classic followers
+    reserve_worth = 3.0
     rules = {
         "players": "SW-1.5", "place": "SW-3.1", "draw": "SW-3.1", "unplaceable": "SW-3.2",
         "meeple": "SW-4.2", "target": "SW-4.1", "reserve": "SW-4.4", "tiles": "SW-1.1",

@@ -172,10 +172,12 @@ def test_a_farm_scoring_highlights_the_farm_and_the_completed_cities_it_counted(
 def early_step(path: Path, placements: int) -> tuple[int, set[tuple[int, int]]]:
     """The index of the line of a recorded game that lays its ``placements``-th tile, and
     every cell a tile has lain on up to it."""
+    boards: list[set[tuple[int, int]]] = []
+    walk(load(str(path)).events, visit=lambda _event, state: boards.append(set(state.board)))
     laid: set[tuple[int, int]] = set()
-    for i, (_, state) in enumerate(walk(load(str(path)).events)):
-        laid |= set(state.board)
-        if len(state.board) == placements + 1:
+    for i, board in enumerate(boards):
+        laid |= board
+        if len(board) == placements + 1:
             return i, laid
     raise AssertionError(f"no step with {placements} tiles placed")
 

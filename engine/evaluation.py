@@ -1,0 +1,138 @@
+"""What a position is worth to each side, for the bots: the greedy bot's one-step value and
+the search's leaf value. Edition-neutral: the points come from the edition's scoring
+(``completed_points``, ``final_payment``, ``scorers``) and a figure's worth in reserve from
+``Edition.reserve_worth``.
+
+``held_value`` (the greedy bot's, RULES SW-8 / CL-6 as ``projected`` pays them): every side's
+points, plus what the end of the game would pay it now for the realms its figures hold, plus
+its figures in reserve at their worth.
+
+``leaf_value`` (the search's): the same, but an open realm is worth what it may still become:
+its completed points times the chance that it is completed, and its end-of-game points
+otherwise. The chance falls with the ends still open and with the turns its holders have
+left (``completion_chance``); a realm that cannot be completed (an open end, or a missing
+neighbour of a centre feature, where no tile left fits: a dead feature) has none.
+"""
+
+from __future__ import annotations
+
+from meeple.engine.board import neighbours_placed
+from meeple.engine.geometry import SIDE_STEPS, around
+from meeple.engine.realms import Realm
+from meeple.engine.scoring import final_payment, held_roots, projected, scorers
+from meeple.engine.state import GameState
+
+
+def reserve_points(state: GameState) -> dict[str, float]:
+    """Each side's figures in reserve at their worth (``Edition.reserve_worth``): a figure
+    counts its worth times its strength, times the share of the tiles still to draw (a
+    figure kept to the end is worth nothing)."""
+    edition = state.edition
+    share = _share_left(state)
+    worth = edition.reserve_worth
+    strengths = edition.strengths
+    points = dict.fromkeys(state.sides, 0.0)
+    for colour, left in state.reserve.items():
+        side = state.side_of[colour]
+        for figure, count in left.items():
+            if count:
+                points[side] += worth * strengths[figure] * count * share
+    return points
+
+
+def _share_left(state: GameState) -> float:
+    """The share of the game's tiles still to draw, 0 to 1."""
+    total = state.tileset.total()
+    return min(1.0, state.left / total) if total else 0.0
+
+
+def held_value(state: GameState) -> dict[str, float]:
+    """The greedy bot's value of a position, by side: ``projected`` plus the figures in
+    reserve (``reserve_points``)."""
+    reserve = reserve_points(state)
+    return {side: points + reserve[side] for side, points in projected(state).items()}
+
+
+def completion_chance(missing: int, turns: float) -> float:
+    """A rough chance that a realm with ``missing`` pieces (open ends, or empty cells around
+    a centre feature) is completed in the ``turns`` its holders have left: ``turns / (turns +
+    missing)`` while each piece has a turn, else 0.
+
+    >>> completion_chance(2, 18.0), completion_chance(3, 2.0), completion_chance(0, 0.0)
+    (0.9, 0.0, 1.0)
+    """
+    if missing <= 0:
+        return 1.0
+    if missing > turns:
+        return 0.0
+    return turns / (turns + missing)
+
+
+def leaf_value(state: GameState) -> dict[str, float]:
+    """The search's value of a position, by side (see the module's docstring)."""
+    scores: dict[str, float] = {side: float(points) for side, points in state.scores.items()}
+    reserve = reserve_points(state)
+    for side, points in reserve.items():
+        scores[side] += points
+    realms = state.realms
+    data = realms.data
+    vocabulary = state.tileset.vocabulary
+    field, centre = vocabulary.field, vocabulary.centre
+    edition = state.edition
+    turns = state.left / max(1, len(state.players))
+    fits: set[int] | None = None
+    for root in held_roots(state):
+        realm: Realm = data[root]
+        paid = realm.paid or ()
+        if realm.kind == centre:
+            (x, y), = realm.tiles
+            missing = 8 - neighbours_placed(state, x, y)
+            cells = [cell for cell in around(x, y) if cell not in state.board]
+        elif realm.kind == field:
+            missing, cells = -1, []
+        else:
+            missing = realm.open
+            cells = _open_cells(state, realm, root) if missing else []
+        payment = final_payment(state, realm)
+        end = payment.points if payment is not None else 0
+        if missing < 0:
+            worth = float(end)
+        else:
+            if fits is None:
+                fits = _fitting_needs(state)
+            frontier = state.frontier
+            dead = any(frontier.get(cell) not in fits for cell in cells)
+            chance = 0.0 if dead else completion_chance(missing, turns)
+            worth = chance * edition.completed_points(realm)[0] + (1 - chance) * end
+        for side in scorers(state, realm):
+            if side not in paid:
+                scores[side] += worth
+    return scores
+
+
+def _fitting_needs(state: GameState) -> set[int]:
+    """The frontier needs some tile still to draw fits."""
+    types = state.tileset.types
+    needs: set[int] = set()
+    for name, count in state.remaining.items():
+        if count:
+            needs.update(types[name].fitting)
+    return needs
+
+
+def _open_cells(state: GameState, realm: Realm, root: int) -> list[tuple[int, int]]:
+    """The empty cells a path's or an area's open ends face."""
+    board = state.board
+    find = state.realms.find
+    cells = []
+    for x, y in realm.tiles:
+        placed = board[(x, y)]
+        ports = placed.tile.orientations[placed.r].ports
+        for side, dx, dy in SIDE_STEPS:
+            cell = (x + dx, y + dy)
+            if cell in board:
+                continue
+            feature = ports[side * 3 + 1]
+            if feature >= 0 and find(placed.nodes[feature]) == root:
+                cells.append(cell)
+    return cells

@@ -1,0 +1,93 @@
+"""The ``greedy`` bot: the whole turn (placement, then figure step) with the best one-step
+value difference: its side's value after the turn minus the best other side's, each side's
+value as ``meeple.engine.evaluation.held_value`` counts it (points, what the end of the game
+would pay for the realms its figures hold, figures in reserve at the edition's worth).
+
+The turn is played on a detached copy (``meeple.engine.detached``) up to the next draw or
+dice roll, which are chance and not looked at: a realm the turn completes is scored, a
+contest waiting for dice counts as ``projected`` counts it. Ties are broken by the game's
+seeded ``bot`` stream, as ``random`` and ``greedy-v1`` break theirs, so a game replays
+identically.
+"""
+
+from __future__ import annotations
+
+import random
+
+from meeple.engine import chance
+from meeple.engine.applying import apply_unrecorded
+from meeple.engine.commands import Command
+from meeple.engine.detached import detach, play_move
+from meeple.engine.evaluation import held_value
+from meeple.engine.flow import awaiting, consequence
+from meeple.engine.moves import move_options
+from meeple.engine.state import GameState
+
+#: values closer than this count as equal (they are sums of a few fractions)
+TIE = 1e-9
+
+
+def _certain(state: GameState) -> None:
+    """Apply what the rules do next until chance (a draw, dice) or a player is needed."""
+    while (event := consequence(state)) is not None:
+        apply_unrecorded(state, event)
+
+
+def _difference(state: GameState, side: str) -> float:
+    values = held_value(state)
+    others = max((v for s, v in values.items() if s != side), default=values[side])
+    return values[side] - others
+
+
+def _best_step(state: GameState, side: str) -> float:
+    """The best value difference of the figure steps of a detached state waiting for one."""
+    best = float("-inf")
+    for option in move_options(state):
+        after = state.copy()
+        play_move(after, option)
+        _certain(after)
+        best = max(best, _difference(after, side))
+    return best
+
+
+def _pick(state: GameState, what: str, n: int) -> int:
+    return chance.below_bytes(state.bot_seed.encode(), f"greedy-{what}".encode(),
+                              state.next_seq, n)
+
+
+def one_step_values(state: GameState, options: list[Command]) -> list[float]:
+    """The one-step value difference of each of ``options`` for the player's side (see the
+    module): a placement's with its best figure step after it."""
+    side = state.side_of[state.player]
+    # (a detached copy samples nothing here: it stops at the next draw or roll)
+    detached = detach(state, random.Random(0))
+    placing = awaiting(state) == "place"
+    values = []
+    for option in options:
+        after = detached.copy()
+        play_move(after, option)
+        _certain(after)
+        if placing and awaiting(after) == "meeple":
+            values.append(_best_step(after, side))
+        else:
+            values.append(_difference(after, side))
+    return values
+
+
+def _best(options: list[Command], values: list[float]) -> list[Command]:
+    """The options of the best value (ties within ``TIE``)."""
+    best = max(values)
+    return [option for option, value in zip(options, values, strict=True)
+            if value >= best - TIE]
+
+
+def greedy_move(state: GameState) -> Command:
+    """The move of the best whole turn for the player's side (see the module): at the
+    placement, the placement whose best figure step is best; at the figure step, the best
+    step for the tile as it lies."""
+    waiting = awaiting(state)
+    if waiting not in ("place", "meeple"):
+        raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
+    options = move_options(state)
+    top = _best(options, one_step_values(state, options))
+    return top[_pick(state, "place" if waiting == "place" else "step", len(top))]
