@@ -9,6 +9,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,159 @@ def test_the_blocks_comments_say_whose_each_line_is():
     assert owners == [("alice", "new"), ("alice", "send"), ("bob", "join"), ("bob", "send"),
                       ("alice", "receive"), ("alice", "status"), ("alice", "place"),
                       ("alice", "send")]
+
+
+RELAY_PAGE = ROOT / "docs/guide/relay.md"
+#: the address and game id the relay page shows, which a real relay and game replace
+PAGE_URL, PAGE_PORT = "http://127.0.0.1:8088", "8088"
+PAGE_GAME = re.compile(r"\b[0-9a-f]{32}\b")
+
+
+def relay_parts(lines: list[str]) -> dict[str, list[list[str]]]:
+    """The relay page's block in its parts, as its comments say: the relay's own lines, Alice's
+    giving the game to it, Bob's joining, a turn, the live session and the spectator's."""
+    parts: dict[str, list[list[str]]] = {}
+    part = "relay"
+    for line in lines:
+        if line.startswith("#"):
+            said = line.lower()
+            part = ("alice" if "alice" in said else "bob" if "bob" in said
+                    else "turn" if "each turn" in said else "live" if "live at" in said
+                    else "spectator" if "follows" in said else part)
+            continue
+        if line.startswith("meeple "):
+            parts.setdefault(part, []).append(shlex.split(line, comments=True))
+    return parts
+
+
+def test_the_relay_pages_block_is_told_apart_by_its_comments():
+    parts = {part: [words[1] for words in lines]
+             for part, lines in relay_parts(sh_lines(RELAY_PAGE)).items()}
+    assert parts == {"relay": ["key", "serve"], "alice": ["send", "status"], "bob": ["join"],
+                     "turn": ["receive", "place", "send"], "live": ["play"],
+                     "spectator": ["watch"]}
+
+
+def _as_here(words: list[str], url: str, port: str, game: str = "") -> list[str]:
+    """A page line with the real relay's address and the real game's id."""
+    return [w.replace(PAGE_URL, url) if w != PAGE_PORT else port for w in
+            (PAGE_GAME.sub(game, w) if game else w for w in words)]
+
+
+@pytest.mark.slow
+def test_the_relay_example_runs_as_written_by_two_players_and_a_spectator(tmp_path,
+                                                                          monkeypatch):
+    from relay_helpers import MEEPLE, Relay, free_port
+
+    parts = relay_parts(sh_lines(RELAY_PAGE))
+    here = tmp_path / "relay"
+    here.mkdir()
+    port = str(free_port())
+    url = f"http://127.0.0.1:{port}"
+    monkeypatch.chdir(here)
+    made = main(*parts["relay"][0][1:])
+    assert made.returncode == 0, made.stderr
+    serve = _as_here(parts["relay"][1], url, port)
+    relay = Relay(here)  # its key is the page's relay-key, made above
+    relay.data = here / serve[serve.index("--data") + 1]
+    relay.url, relay.process = url, subprocess.Popen([MEEPLE, *serve[1:]], cwd=here,
+                                                     stdout=subprocess.DEVNULL,
+                                                     stderr=subprocess.PIPE)
+    try:
+        _wait_for(relay)
+        for attempt in range(GAMES):
+            if _play_through(relay, tmp_path / str(attempt), parts, monkeypatch):
+                break
+        else:
+            pytest.fail(f"the page's move was not legal in any of {GAMES} games")
+    finally:
+        relay.stop()
+
+
+def _wait_for(relay) -> None:
+    import time
+
+    for _ in range(200):
+        try:
+            relay.get("/key")
+            return
+        except OSError:
+            assert relay.process.poll() is None, relay.process.stderr.read()
+            time.sleep(0.1)
+    raise AssertionError("the relay did not start")
+
+
+def _play_through(relay, root: Path, parts: dict[str, list[list[str]]],
+                  monkeypatch: pytest.MonkeyPatch) -> bool:
+    """The page's lines after the relay's own; False when the tile drawn does not allow the
+    page's move."""
+    from meeple.engine import Game
+
+    from relay_helpers import MEEPLE
+
+    alice, bob = Person(root, "alice"), Person(root, "bob")
+    shutil.copy(bob.home / ".ssh/id_ed25519.pub", alice.home / "bob.pub")
+    port = relay.url.rsplit(":", 1)[1]
+
+    def run(person: Person, words: list[str], game: str = "") -> subprocess.CompletedProcess:
+        done = person.run(_as_here(words, relay.url, port, game)[1:], monkeypatch)
+        assert done.returncode == 0, (words, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+        return done
+
+    # Alice sets up as in Playing remotely (its first line), then gives the game to the relay
+    run(alice, by_person(sh_lines(REMOTE))[0][1])
+    sent, status = parts["alice"]
+    run(alice, sent)
+    game_id = Game.load(alice.home / "game.jsonl").remote.game
+    assert game_id[:12] in run(alice, status).stdout  # "shows the game id"
+    run(bob, parts["bob"][0], game_id)
+    # a turn: the game waits for red, Alice's seat
+    received, place, sent = parts["turn"]
+    run(alice, received)
+    listed = alice.run(["moves", place[2]], monkeypatch)
+    if not re.search(rf"^\s+{re.escape(place[3])}\s", listed.stdout, re.M):
+        return False
+    run(alice, place)
+    run(alice, sent)
+    # the live session waits for Bob's move, which he makes meanwhile, and takes it
+    live = subprocess.Popen([MEEPLE, *_as_here(parts["live"][0], relay.url, port)[1:]],
+                            cwd=alice.home, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**_environ(), "HOME": str(alice.home)})
+    try:
+        run(bob, received)
+        bobs = Game.load(bob.home / "game.jsonl")
+        move = bobs.legal_moves()[0]
+        run(bob, ["meeple", "place", "game.jsonl", str(move.x), str(move.y),
+                  str(move.rotation), "--no-meeple"])
+        run(bob, sent)
+        out, err = live.communicate(b"quit\n", timeout=60)
+    finally:
+        if live.poll() is None:
+            live.kill()
+    assert live.returncode == 0, err
+    taken = [e.player for e in Game.load(alice.home / "game.jsonl").events
+             if type(e).__name__ == "TilePlaced"]
+    assert taken == ["red", "black"], "the live session took Bob's move"
+    # a spectator follows it live: every stored line shown, verified
+    stored = Game.load(relay.data / f"{game_id}.jsonl").events
+    watch = subprocess.Popen([MEEPLE, *_as_here(parts["spectator"][0], relay.url, port,
+                                                game_id)[1:]],
+                             cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stop = threading.Timer(60, watch.kill)  # a line missing would leave it waiting
+    stop.start()
+    try:
+        assert watch.stdout is not None
+        shown = [watch.stdout.readline() for _ in stored]
+    finally:
+        stop.cancel()
+        watch.terminate()
+        watch.wait(10)
+    assert all(shown) and watch.returncode != 1, (shown, watch.stderr.read() if watch.stderr else "")
+    return True
+
+
+def _environ() -> dict[str, str]:
+    import os
+
+    return dict(os.environ)
