@@ -266,3 +266,19 @@ def _environ() -> dict[str, str]:
     import os
 
     return dict(os.environ)
+
+
+def test_the_bot_check_transcript_is_what_bot_check_prints(monkeypatch):
+    """docs/bot-protocol.md shows `meeple bot-check` of its example bot as a `text` transcript:
+    the line runs from the project's folder, and prints exactly the lines shown."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    page = (ROOT / "docs/bot-protocol.md").read_text()
+    shown = [b for b in re.findall(r"^```text\n(.*?)^```", page, re.S | re.M)
+             if b.startswith("$ meeple bot-check ")]
+    assert len(shown) == 1
+    command, *printed = shown[0].splitlines()
+    monkeypatch.chdir(ROOT)
+    done = main(*shlex.split(command)[2:])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == printed
