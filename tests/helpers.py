@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import time
 from pathlib import Path
 
 import msgspec
@@ -213,3 +215,22 @@ def plain(doc: dict) -> dict:
                "hash": doc["hashes"][64 * seq:64 * seq + 64]}
               for seq, text in enumerate(doc["text_of"])]
     return {**doc, "frames": frames, "events": events}
+
+
+def process_gone(pid: int, within: float = 10.0) -> bool:
+    """Whether the process ``pid`` ends within ``within`` seconds (a zombie of this process's
+    is gone once reaped)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return True
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    return False
+

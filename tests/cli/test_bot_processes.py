@@ -13,6 +13,8 @@ import pytest
 
 from meeple.engine import Game
 
+from helpers import process_gone
+
 pytestmark = pytest.mark.slow  # (starts bot programs)
 
 #: a bot that notes its pid and its child's, then never answers nor exits by itself
@@ -24,7 +26,6 @@ with open(sys.argv[0] + ".pids", "w") as f:
     f.write(f"{os.getpid()} {child.pid}")
 time.sleep(120)
 """
-
 
 def _stubborn(tmp_path) -> str:
     path = tmp_path / "stubborn.py"
@@ -44,21 +45,6 @@ def _pids(path: str) -> list[int]:
         time.sleep(0.05)
     raise AssertionError("the bot did not start")
 
-
-def _gone(pid: int) -> bool:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        try:  # (a zombie of this process's is gone once reaped)
-            if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                return True
-        except ChildProcessError:
-            pass
-        time.sleep(0.05)
-    return False
 
 
 def _started(program: str):
@@ -85,7 +71,7 @@ def test_ctrl_c_during_the_grace_still_stops_the_bot_and_what_it_started(tmp_pat
     with pytest.raises(KeyboardInterrupt):
         bot.close()
     monkeypatch.setattr(subprocess.Popen, "wait", wait)
-    assert all(_gone(pid) for pid in pids), "the bot or its child is left running"
+    assert all(process_gone(pid) for pid in pids), "the bot or its child is left running"
 
 
 #: a bot that notes its pid in the folder given, answers each move after a moment, and once
@@ -160,9 +146,9 @@ def test_no_bot_program_outlives_a_pool_that_is_stopped(tmp_path, command, how):
             process.kill()
     # (a worker that dies is an internal error, exit 4)
     assert process.returncode == {"ctrl-c": 130, "sigterm": 143}.get(how, 4), stderr
-    assert all(_gone(pid) for pid in workers), "a worker of the pool is left running"
+    assert all(process_gone(pid) for pid in workers), "a worker of the pool is left running"
     pids = _noted_pids(tmp_path, names)
-    left = [pid for pid in pids if not _gone(pid)]
+    left = [pid for pid in pids if not process_gone(pid)]
     for pid in left:  # (leave nothing behind, whatever the outcome)
         os.kill(pid, signal.SIGKILL)
     assert not left, f"{len(left)} of {len(pids)} bot programs left running"

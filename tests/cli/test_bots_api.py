@@ -3,17 +3,17 @@ interface, options, info lines, and a program stopped with its process group wha
 way out of ``with``."""
 
 import contextlib
-import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from meeple.cli.bots.api import Bot, BotError
 from meeple.engine import Game, move_options
+
+from helpers import process_gone
 
 ROOT = Path(__file__).parents[2]
 
@@ -30,22 +30,11 @@ for line in sys.stdin:
         print(json.dumps({"move": 0}), flush=True)
 """
 
-
 def _noted(tmp_path) -> tuple[str, Path]:
     program = tmp_path / "noted.py"
     program.write_text(NOTED)
     return f"cmd:{program}", Path(str(program) + ".pids")
 
-
-def _gone(pid: int) -> bool:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="the example's program is in node")
@@ -91,7 +80,7 @@ def test_a_program_is_stopped_with_what_it_started_whatever_the_way_out(tmp_path
             if way_out == "ctrl-c":
                 raise KeyboardInterrupt
     noted = [int(p) for p in pids.read_text().split()]
-    assert len(noted) == 2 and all(_gone(pid) for pid in noted)
+    assert len(noted) == 2 and all(process_gone(pid) for pid in noted)
 
 
 def test_a_program_never_closed_is_stopped_when_the_script_ends(tmp_path):
@@ -103,7 +92,7 @@ def test_a_program_never_closed_is_stopped_when_the_script_ends(tmp_path):
                           timeout=60)
     assert done.returncode == 0, done.stderr
     noted = [int(p) for p in pids.read_text().split()]
-    assert len(noted) == 2 and all(_gone(pid) for pid in noted)
+    assert len(noted) == 2 and all(process_gone(pid) for pid in noted)
 
 
 def test_a_program_that_fails_raises_a_bot_error_and_is_stopped(tmp_path):

@@ -2,9 +2,7 @@
 (Ctrl-C, an alarm, any exception in ``Bot.play``) is stopped there and then: its answer to
 the interrupted request can never be read as the answer to the next one."""
 
-import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,8 @@ import pytest
 from meeple.cli.bots.api import Bot
 from meeple.cli.store import load_tileset
 from meeple.engine import Game, move_options, new_game
+
+from helpers import process_gone
 
 pytestmark = pytest.mark.slow  # (starts bot programs)
 
@@ -30,20 +30,9 @@ for line in sys.stdin:
         print(json.dumps({"move": 1 if first else 0}), flush=True)
 """
 
-
 class Interrupted(Exception):
     pass
 
-
-def _gone(pid: int) -> bool:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_an_interrupted_move_stops_the_program_at_once(tmp_path):
@@ -61,7 +50,7 @@ def test_an_interrupted_move_stops_the_program_at_once(tmp_path):
             with pytest.raises(Interrupted):
                 bot.play(game)
             pid = int(Path(str(program) + ".pid").read_text())
-            assert _gone(pid)  # inside the with: stopped by the interruption itself
+            assert process_gone(pid)  # inside the with: stopped by the interruption itself
             assert bot.play(game) == move_options(game.state)[0]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
