@@ -11,7 +11,7 @@ types), ``meeple.engine.snapshot`` (the visible state as data), ``meeple.engine.
 below are meeple's own, kept reachable here for its CLI; they are not part of the API.
 """
 
-from importlib import import_module
+
 from typing import TYPE_CHECKING
 
 from meeple.engine.check import verify
@@ -40,6 +40,7 @@ from meeple.engine.errors import IllegalMove, InvalidCommand, InvalidGame, Rules
 from meeple.engine.moves import Move
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
+from meeple.events.lazy import lazy_names
 
 if TYPE_CHECKING:
     # meeple's own names, not the API (each stays in its module)
@@ -206,13 +207,7 @@ _LAZY = {
 
 if not TYPE_CHECKING:  # (a type checker sees the imports above, and so every misspelling)
 
-    def __getattr__(name: str) -> object:
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(import_module(module), name)
-        globals()[name] = value
-        return value
+    __getattr__ = lazy_names(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

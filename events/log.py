@@ -12,11 +12,11 @@ The names the rest of meeple uses, gathered from the modules that hold them:
 - ``meeple.events.repair``: ``repair``, which mends a torn last line and nothing else.
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 from meeple.events.chain import GameLog, LineHashes, chained, line_hash, short, with_prev
 from meeple.events.errors import REFUSALS, ErrorKind, LogError
+from meeple.events.lazy import lazy_names
 from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
 from meeple.events.locking import (
     DEFAULT_LOCK_TIMEOUT,
@@ -47,13 +47,7 @@ else:
                               "create_lines", "create_log", "encode_lines"),
                              "meeple.events.writing")}
 
-    def __getattr__(name: str) -> object:
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(import_module(module), name)
-        globals()[name] = value
-        return value
+    __getattr__ = lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
