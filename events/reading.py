@@ -37,10 +37,11 @@ def _split_field(message: str) -> tuple[str, str | None]:
     return message[: match.start()], path
 
 
-def decode_line(path: str, lineno: int, raw: bytes, *, last: bool,
-                version: int = SCHEMA_VERSION) -> Event:
-    """Decode one line (upcast from an older ``version``), raising a located ``LogError``
-    (``torn`` for a bad last line)."""
+def decode_line(path: str, lineno: int, raw: bytes, version: int = SCHEMA_VERSION) -> Event:
+    """Decode one whole line (upcast from an older ``version``), raising a located
+    ``LogError``. The line ended with its newline, so a write finished it: a line that is not
+    JSON is ``corrupt`` wherever it stands, the last one too; only a last line without its
+    newline is a torn write (``parse`` tells that case before decoding)."""
     _check_length(path, lineno, len(raw))
     try:
         if version != SCHEMA_VERSION:
@@ -50,10 +51,6 @@ def decode_line(path: str, lineno: int, raw: bytes, *, last: bool,
         message, fld = _split_field(str(exc))
         raise LogError("corrupt", path, message, line=lineno, field=fld) from None
     except msgspec.DecodeError as exc:
-        if last:
-            raise LogError(
-                "torn", path, f"torn write: the last line is incomplete ({exc})", line=lineno
-            ) from None
         raise LogError("corrupt", path, f"not a JSON event: {exc}", line=lineno) from None
 
 
@@ -159,7 +156,7 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
             if count == 1 and torn_tail:
                 raise _not_a_game(path, body) or _torn(path, data[start:end], lineno)
             try:
-                first = decode_line(path, lineno, body, last=count == 1, version=version)
+                first = decode_line(path, lineno, body, version=version)
             except LogError as exc:
                 raise _not_a_game(path, body) or exc from None
             _check_link(path, lineno, first, None)
@@ -179,8 +176,7 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
             if lineno == count and torn_tail:
                 _check_length(path, lineno, end - start)
                 raise _torn(path, data[start:end], lineno)
-            prev_hash = _take(log, seats, data, start, end, prev_hash, last=lineno == count,
-                              check=each)
+            prev_hash = _take(log, seats, data, start, end, prev_hash, check=each)
             if seats is not None and not each:
                 unchecked.append((lineno, *split(data[start:end])))
         start, index = end + 1, index + 1
@@ -195,7 +191,7 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
 
 
 def _take(log: GameLog, seats: Seats | None, data: bytes, start: int, end: int,
-          prev_hash: str | None, *, last: bool, check: bool) -> str:
+          prev_hash: str | None, *, check: bool) -> str:
     """Read the line of ``data[start:end]`` that follows ``log``'s lines into it: its
     length, decoding, ``seq``, link and, in a remote game, its signer (its signature
     verified with ``check``). Returns its hash, the new head."""
@@ -204,7 +200,7 @@ def _take(log: GameLog, seats: Seats | None, data: bytes, start: int, end: int,
     _check_length(path, lineno, end - start)
     raw = data[start:end]
     body, signature = split(raw) if seats is not None else (raw, None)
-    event = decode_line(path, lineno, body, last=last, version=log.schema)
+    event = decode_line(path, lineno, body, version=log.schema)
     _check_link_of(path, lineno, event, prev_hash, raw, data, end)
     if seats is not None:
         assert log.signers is not None
@@ -237,8 +233,7 @@ def extend(log: GameLog, data: bytes) -> GameLog:
     prev_hash, start = log.head, 0
     while start < len(data):
         end = data.index(b"\n", start)
-        prev_hash = _take(grown, seats, data, start, end, prev_hash,
-                          last=len(grown.events) + 1 == count, check=True)
+        prev_hash = _take(grown, seats, data, start, end, prev_hash, check=True)
         start = end + 1
     grown.head = prev_hash
     return grown

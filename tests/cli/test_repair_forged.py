@@ -65,3 +65,23 @@ def test_a_line_cut_short_is_still_cut_off_with_a_backup(tmp_path):
     assert "cut off the torn line" in result.stdout
     assert path.read_bytes() == FINISHED[:FINISHED[:-40].rfind(b"\n") + 1]
     assert len(list(tmp_path.glob("*.bak"))) == 1
+
+
+@pytest.mark.parametrize("junk", [b"garbage", b'{"type":"tile_placed"', b"\x00\x00\x00"])
+def test_a_last_line_that_ends_with_its_newline_but_is_not_json_is_corrupt_not_torn(tmp_path,
+                                                                                    junk):
+    """A newline ends every line meeple writes, in the same write: a last line that has its
+    newline was written whole, so JSON that does not decode there is damage, not a write cut
+    short. `check` says corrupt, and `repair` does not offer to cut it off."""
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(FINISHED + junk + b"\n")
+    before = path.read_bytes()
+    lineno = len(LINES) + 1
+    line = fail("check", path, code=3)
+    assert line.startswith(f"meeple: error: check failed: {path}:{lineno}: corrupt: not a JSON "
+                           "event"), line
+    assert "torn" not in line and "repair" not in line
+    line = fail("repair", path, code=3)
+    assert line.startswith(f"meeple: error: {path}:{lineno}: not a JSON event"), line
+    assert "torn" not in line
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.bak"))
