@@ -9,8 +9,12 @@ from meeple.cli.output import note
 
 Game = Annotated[str, typer.Argument(help="The game log file (JSON lines).", metavar="GAME")]
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-Edition = Annotated[str | None, typer.Option(help="star-wars (default) or classic (the 2011 "
-                                             "base game with farmers).")]
+Edition = Annotated[str | None, typer.Option(help="star-wars (default), classic (the 2011 base "
+                                             "game with farmers) or one an installed package "
+                                             "adds.")]
+FigureName = Annotated[str | None, typer.Option(
+    "--figure", help="Which figure, by name; by default the edition's everyday one (small in "
+    "both bundled editions).")]
 Fiesta = Annotated[bool, typer.Option("--fiesta", help="Classic: add the 10 La Fiesta tiles "
                                       "(CL-7); the same as --expansion la-fiesta.")]
 Expansions = Annotated[list[str] | None, typer.Option(

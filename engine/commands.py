@@ -16,10 +16,11 @@ class PlaceTile(msgspec.Struct, frozen=True):
 
 
 class PlaceMeeple(msgspec.Struct, frozen=True):
-    """Place a meeple from reserve on ``target`` (see ``meeple.engine.targets``)."""
+    """Place a figure from reserve on ``target`` (see ``meeple.engine.targets``): the one
+    called ``figure``, or where that is empty the edition's everyday one (its first)."""
 
     target: str
-    figure: str = "small"
+    figure: str = ""
 
 
 class SkipMeeple(msgspec.Struct, frozen=True):

@@ -293,9 +293,10 @@ def attack_targets(state: GameState) -> dict[tuple[int, int], tuple[str, ...]] |
 
 
 def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
-    _check_figure(state, command.figure)
-    colour = state.player
     edition = state.edition
+    figure = command.figure or edition.figures[0].name
+    _check_figure(state, figure)
+    colour = state.player
     target = Target.parse(command.target, edition)
     name, cell = target.feature, target.cell
     x, y = state.placed_cell
@@ -307,7 +308,7 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
                               f"the 8 tiles around ({x}, {y})",
                               rule=edition.rule("attack"), legal=_targets_hint(state))
         return MeeplePlaced(seq=state.next_seq, player=colour, target=str(target),
-                            figure=command.figure)
+                            figure=figure)
     index = o.aliases.get(name, -1)
     if index < 0:
         if target.kind in state.tileset.vocabulary.kinds:
@@ -323,7 +324,7 @@ def _place_meeple(state: GameState, command: PlaceMeeple) -> Event:
         raise IllegalMove(f"that {kind} is already held by {holders}; a realm with any meeple "
                           "takes no other", rule=state.rule("meeple"), legal=_targets_hint(state))
     return MeeplePlaced(seq=state.next_seq, player=colour, target=o.targets[index],
-                        figure=command.figure)
+                        figure=figure)
 
 
 def _targets_hint(state: GameState) -> str:

@@ -107,7 +107,8 @@ def play_move(state: GameState, command: Command) -> None:
         case PlaceTile():
             place_tile(state, command.x, command.y, command.rotation // 90)
         case PlaceMeeple():
-            place_meeple(state, state.player, command.target, command.figure)
+            place_meeple(state, state.player, command.target,
+                         command.figure or state.edition.figures[0].name)
         case SkipMeeple():
             skip_meeple(state)
         case TakeBack():

@@ -19,6 +19,7 @@ from meeple.cli.params import (
     Edition,
     Expansions,
     Fiesta,
+    FigureName,
     Game,
     Json,
     MoveTime,
@@ -160,8 +161,7 @@ def place(
         "classic: road:E, city:N, cloister, field:Nw.", metavar="TARGET")] = None,
     large: Annotated[bool, typer.Option("--large", help="The meeple is the large one (--figure "
                                         "large).")] = False,
-    figure: Annotated[str | None, typer.Option(help="Which figure: small (the default) or "
-                                               "large.")] = None,
+    figure: FigureName = None,
     no_meeple: Annotated[bool, typer.Option("--no-meeple", help="Also skip the meeple "
                                             "step.")] = False,
     as_json: Json = False,
@@ -204,8 +204,7 @@ def deploy(
                                           "classic: road:E, city:N, cloister, field:Nw.")],
     large: Annotated[bool, typer.Option("--large", help="Use the large meeple (--figure "
                                         "large).")] = False,
-    figure: Annotated[str | None, typer.Option(help="Which figure: small (the default) or "
-                                               "large.")] = None,
+    figure: FigureName = None,
     as_json: Json = False,
 ) -> None:
     """Place a meeple on the tile just placed, or attack a planet around it; ends the turn."""
@@ -222,7 +221,7 @@ def _figure(large: bool, figure: str | None) -> str:
         fail("--figure takes the name of a figure, e.g. small or large", 2)
     if large and figure is not None and figure.lower() != "large":
         fail("--large and --figure name two figures", 2)
-    return "large" if large else (figure or "small").lower()
+    return "large" if large else (figure or "").lower()  # "": the edition's everyday figure
 
 
 @commands.command("take-back", context_settings=COORDS)

@@ -33,8 +33,10 @@ def typed(state: GameState, command: Command) -> str:
             return f"{named[(command.x, command.y)]}{rotation_number(command.rotation)}"
         return f"place {command.x} {command.y} {command.rotation}"
     if isinstance(command, PlaceMeeple):
-        large = " --large" if command.figure == "large" else ""
-        return f"deploy {command.target}{large}"
+        figure = command.figure
+        which = ("" if figure in ("", state.edition.figures[0].name) else
+                 " --large" if figure == "large" else f" --figure {figure}")
+        return f"deploy {command.target}{which}"
     if isinstance(command, TakeBack):
         return f"take-back {command.x} {command.y} {command.target}"
     if isinstance(command, SkipMeeple):
