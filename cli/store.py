@@ -280,7 +280,8 @@ def game_tileset(edition: str | None, source: str | None,
             expansion = expansion_named(name, game_edition)
         except RulesError as exc:
             raise Failure(f"--expansion {name}: {exc}", 2) from None
-        definition = with_expansion(definition, load_tileset(expansion.tileset, expansion_ok=True))
+        definition = with_expansion(definition, load_tileset(
+            expansion.tileset, expansion_ok=True, data=expansion.tileset_file()))
     return definition
 
 

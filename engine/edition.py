@@ -85,6 +85,18 @@ class Look(msgspec.Struct, frozen=True, kw_only=True):
     svg_legend: dict[str, tuple[str, str]] = {}
 
 
+class EditionError(ValueError):
+    """An edition that cannot be registered (``meeple.engine.register_edition``): it lacks
+    what the rules ask of every edition, or names something a game log cannot hold (a colour,
+    a figure, its own name)."""
+
+
+#: the shared rules every edition gives a rule id (``Edition.rules``, ``Edition.rule``)
+ROLES = ("players", "place", "draw", "unplaceable", "meeple", "target", "reserve", "tiles",
+         "start", "chance", "attack", "dice", "resolve", "contest", "take-back", "complete",
+         "final", "end", "winners")
+
+
 class Edition:
     """One game's rules data and the hooks where its rules differ (python-chess variants)."""
 
@@ -154,11 +166,16 @@ class Edition:
 
         return bundled_bytes(self.tileset)
 
+    def rulebook(self) -> str | None:
+        """The text of the edition's rules for ``meeple rules``, by the ids its messages cite:
+        TOML with ``group`` (a heading), ``order``, ``intro`` and ``[[rule]]`` tables of
+        ``id``, ``title`` and ``text``, as meeple's own rulebook files; None for none (the
+        bundled editions' texts ship with meeple)."""
+        return None
+
     def rule(self, role: str) -> str:
-        """The rule id of a shared rule in this edition: ``players``, ``place``, ``draw``,
-        ``unplaceable``, ``meeple``, ``target``, ``reserve``, ``tiles``, ``start``, ``chance``,
-        ``attack``, ``dice``, ``resolve``, ``contest``, ``take-back``, ``complete``, ``final``,
-        ``end``, ``winners`` (and ``symbols``, where its tiles carry any)."""
+        """The rule id of a shared rule in this edition: one of ``ROLES`` (and ``symbols``,
+        where its tiles carry any)."""
         return self.rules[role]
 
     def figure_named(self, name: str) -> Figure | None:
@@ -264,12 +281,19 @@ class Expansion:
     name: ClassVar[str]
     title: ClassVar[str]
     edition: ClassVar[str]
-    #: the bundled file of its tiles
+    #: the name of the file of its tiles (``tileset_file`` reads it)
     tileset: ClassVar[str]
     rule: ClassVar[str]
 
     def __repr__(self) -> str:
         return f"<expansion {self.name}>"
+
+    def tileset_file(self) -> bytes:
+        """The bytes of the expansion's tile set file (``tileset``): by default the one shipped
+        in ``meeple.engine``'s data; an expansion from another package reads its own."""
+        from meeple.events.tileset import bundled_bytes
+
+        return bundled_bytes(self.tileset)
 
 
 def sides_present(realm: Realm, side_of: dict[str, str], sides: tuple[str, ...]) -> list[str]:

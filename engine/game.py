@@ -39,7 +39,7 @@ from meeple.engine.setup import new_game, start
 from meeple.engine.stage import Stage, stage_of
 from meeple.engine.state import GameState, Waiting
 from meeple.events.model import SCHEMA_VERSION, Event, GameStarted, Remote, Spot
-from meeple.events.tileset import TileSetDef, bundled, with_expansion
+from meeple.events.tileset import TileSetDef, decode_tileset, with_expansion
 
 if TYPE_CHECKING:
     from meeple.events.log import GameLog
@@ -78,8 +78,9 @@ class Game:
             sealed: bool = False, bots: dict[str, str] | None = None,
             remote: Remote | None = None) -> Game:
         """A new game of ``players`` (colours, in seating order), set up and run to its first
-        move (in a digital game, the first draw). The edition's bundled tile set is used
-        unless ``tileset`` is given (its edition then decides); ``expansions`` add tiles.
+        move (in a digital game, the first draw). The edition's own tile set
+        (``Edition.tileset_file``) is used unless ``tileset`` is given (its edition then
+        decides); ``expansions`` add tiles.
         A ``sealed`` game records only the seed's SHA-256; the seed stays in this object.
         A ``remote`` game records each seat's key and takes its chance from every seat's hash
         chains (``meeple.engine.joint``); each line is signed when saved.
@@ -94,12 +95,12 @@ class Game:
             raise InvalidCommand("a table game has no seed: its players enter draws and dice")
         if tileset is None:
             chosen = edition_named(edition or DEFAULT)
-            tileset = bundled(chosen.tileset)
+            tileset = decode_tileset(chosen.tileset_file())
         elif edition is not None and tileset.edition != edition:
             raise InvalidCommand(f"a tile set of the {tileset.edition} edition, not {edition}")
         game_edition = edition_named(tileset.edition)
         for name in dict.fromkeys(expansions):
-            extra = bundled(expansion_named(name, game_edition).tileset)
+            extra = decode_tileset(expansion_named(name, game_edition).tileset_file())
             try:
                 tileset = with_expansion(tileset, extra)
             except ValueError as exc:
