@@ -94,7 +94,9 @@ if TYPE_CHECKING:
         formula,
     )
     from meeple.engine.editions import (
+        BUILT_IN,
         expansion_named,
+        installed,
     )
     from meeple.engine.flow import (
         awaiting,
@@ -177,6 +179,8 @@ _LAZY = {
     "Finding": "meeple.engine.check",
     "Verdict": "meeple.engine.check",
     "expansion_named": "meeple.engine.editions",
+    "installed": "meeple.engine.editions",
+    "BUILT_IN": "meeple.engine.editions",
     "awaiting": "meeple.engine.flow",
     "awaiting_seed": "meeple.engine.flow",
     "next_event": "meeple.engine.flow",
