@@ -1,4 +1,5 @@
-"""The rules text meeple ships, by rule id (RULES.md's SW-, CL- and docs/guide/remote.md's RM- ids).
+"""The rules text meeple ships, by rule id (RULES.md's SW-, CL- and docs/guide/remote.md's RM- ids),
+and the text an installed edition gives of its own (``Edition.rulebook``).
 
 Each ``*.toml`` file beside this module holds one group of rules: its ``group`` name, its
 ``order`` among the groups, an ``intro`` and a list of ``rule`` tables (``id``, ``title``,
@@ -15,6 +16,8 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 
+#: the most of an edition's rulebook text read
+MAX_RULEBOOK = 1 << 20
 #: what a rule id looks like: a prefix of capitals, a number, and numbers after dots
 RULE_ID = re.compile(r"[A-Z]{2,4}-\d+(?:\.\d+)*")
 
@@ -39,15 +42,51 @@ class Group:
 
 @functools.cache
 def groups() -> tuple[Group, ...]:
-    """Every group of rules shipped, in their ``order``."""
+    """Every group of rules shipped, in their ``order``, then those of the other editions
+    installed (``Edition.rulebook``), by name."""
+    shipped = _shipped()
+    return (*shipped, *_editions_groups({r.id for g in shipped for r in g.rules}))
+
+
+@functools.cache
+def _shipped() -> tuple[Group, ...]:
     found = []
     for entry in resources.files(__name__).iterdir():
         if not entry.name.endswith(".toml"):
             continue
-        data = tomllib.loads(entry.read_text(encoding="utf-8"))
-        rules = tuple(Rule(r["id"], r["title"], _unwrapped(r["text"])) for r in data["rule"])
-        found.append((data["order"], Group(data["group"], _unwrapped(data["intro"]), rules)))
+        found.append(_group(tomllib.loads(entry.read_text(encoding="utf-8"))))
     return tuple(group for _, group in sorted(found, key=lambda pair: pair[0]))
+
+
+def _group(data: dict) -> tuple[int, Group]:
+    rules = tuple(Rule(r["id"], r["title"], _unwrapped(r["text"])) for r in data["rule"])
+    return data["order"], Group(data["group"], _unwrapped(data["intro"]), rules)
+
+
+def _editions_groups(taken: set[str]) -> list[Group]:
+    """The rules of each installed edition that gives its own text, read as hostile: an
+    edition that cannot be loaded, or text that is not a rulebook in this form, is left out;
+    control characters are escaped; no id shipped or given before is replaced."""
+    from meeple.engine import BUILT_IN, RulesError, edition_named, installed
+    from meeple.events.text import escaped
+
+    found = []
+    for name in installed():
+        if name in BUILT_IN:
+            continue
+        try:
+            text = edition_named(name).rulebook()
+            if text is None:
+                continue
+            _, group = _group(tomllib.loads(text[:MAX_RULEBOOK]))
+        except (RulesError, tomllib.TOMLDecodeError, KeyError, TypeError, AttributeError,
+                ValueError):
+            continue
+        rules = tuple(Rule(r.id, escaped(r.title), escaped(r.text, newlines=True))
+                      for r in group.rules if RULE_ID.fullmatch(r.id) and r.id not in taken)
+        taken.update(r.id for r in rules)
+        found.append(Group(escaped(group.name), escaped(group.intro, newlines=True), rules))
+    return found
 
 
 def _unwrapped(text: str) -> str:
@@ -97,5 +136,6 @@ def search(word: str) -> list[Rule]:
 
 
 def known(rule_id: str) -> bool:
-    """Whether meeple ships the text of the rule ``rule_id``."""
-    return rule_id in by_id()
+    """Whether meeple has the text of the rule ``rule_id`` (its own, else an edition's)."""
+    return any(rule.id == rule_id for group in _shipped() for rule in group.rules) \
+        or rule_id in by_id()

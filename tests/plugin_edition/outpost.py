@@ -60,6 +60,9 @@ class Outpost(Edition):
     def tileset_file(self) -> bytes:
         return resources.files(__package__).joinpath("outpost.json").read_bytes()
 
+    def rulebook(self) -> str:
+        return resources.files(__package__).joinpath("rules.toml").read_text(encoding="utf-8")
+
     def completed_points(self, realm) -> tuple[int, int, int]:
         """OP-6: a route 3 a tile, an asteroid belt 2 a tile, a beacon 5."""
         if realm.kind == "beacon":
