@@ -40,10 +40,16 @@ def realm_name(spot: Spot, edition: Edition | None = None) -> str:
 
 
 def _figure(edition: Edition, figure: str) -> str:
-    """``small meeple``, ``large meeple``; ``follower`` where all figures are alike."""
-    if len(edition.figures) == 1:
+    """``small meeple``, ``large meeple``; ``follower`` where all figures are alike, or for
+    the figure the noun names itself (a ``hunter`` among hunters and a chief)."""
+    if len(edition.figures) == 1 or figure == edition.figure:
         return edition.figure
     return f"{figure} {edition.figure}"
+
+
+def _a(words: str) -> str:
+    """``words`` after its indefinite article: ``a meeple``, ``an elder``."""
+    return ("an " if words[:1].lower() in ("a", "e", "i", "o", "u") else "a ") + words
 
 
 def _plural(n: int, word: str) -> str:
@@ -88,17 +94,17 @@ def _sentence(event: Event, edition: Edition) -> str:
         target = Target.of(event.target)
         if target.cell is not None:
             x, y = target.cell
-            return (f"{event.player} attacks the {target.kind} at ({x},{y}) with a "
-                    f"{_figure(edition, event.figure)} ({edition.rule('attack')})")
+            return (f"{event.player} attacks the {target.kind} at ({x},{y}) with "
+                    f"{_a(_figure(edition, event.figure))} ({edition.rule('attack')})")
         role = edition.roles.get(target.kind)
         if role is not None:
-            return (f"{event.player} places a {edition.figure} on {event.target} as a {role} "
-                    f"({edition.rule('meeple')})")
-        return f"{event.player} places a {_figure(edition, event.figure)} on {event.target}"
+            return (f"{event.player} places {_a(_figure(edition, event.figure))} on "
+                    f"{event.target} as {_a(role)} ({edition.rule('meeple')})")
+        return f"{event.player} places {_a(_figure(edition, event.figure))} on {event.target}"
     if isinstance(event, MeepleSkipped):
         return f"{event.player} places no {edition.figure}"
     if isinstance(event, MeepleTakenBack):
-        return (f"{event.player} takes back a {edition.figure} from {event.spot.feature} at "
+        return (f"{event.player} takes back {_a(edition.figure)} from {event.spot.feature} at "
                 f"({event.spot.x}, {event.spot.y}) ({take_back_rule(edition, titled=True)})")
     if isinstance(event, BattleStarted):
         sides = ", ".join(f"{s.side} {_plural(s.dice, 'die' if s.dice == 1 else 'dice')}"

@@ -177,7 +177,8 @@ def legend(state: GameState, marked: bool) -> list[tuple[str, str]]:
         entries.append((f'<use href="#sym-{symbol}"/>',
                         look.symbol_names.get(symbol, symbol.replace("_", " "))))
     for figure in edition.figures:
-        name = edition.figure if len(edition.figures) == 1 else f"{figure.name} {edition.figure}"
+        name = edition.figure if len(edition.figures) == 1 or figure.name == edition.figure \
+            else f"{figure.name} {edition.figure}"
         entries.append((_legend_figure(figure.strength > 1, False), name))
     if vocabulary.field is not None:
         role = edition.roles.get(vocabulary.field, edition.figure)

@@ -36,7 +36,7 @@ from meeple.cli.pictures.svgtile import (
     tile_fragment,
     tile_title,
 )
-from meeple.engine import Game, GameState, edition_named, realm_extent, walk
+from meeple.engine import Edition, Game, GameState, edition_named, realm_extent, walk
 from meeple.events.model import (
     BattleEnded,
     BattleStarted,
@@ -80,6 +80,16 @@ def _reserve(state: GameState, left: dict[str, int]) -> list[int]:
     """A player's figures left: the everyday kind's, and the other kinds' together."""
     everyday, *others = state.edition.figures
     return [left.get(everyday.name, 0), sum(left.get(f.name, 0) for f in others)]
+
+
+def _reserve_words(edition: Edition) -> dict[str, str]:
+    """How the score table shows a reserve of several kinds of figure (``4 + 1L``): the mark
+    after the other kinds' count (the initial of the second kind where there are two) and
+    the cell's title."""
+    everyday, *others = edition.figures
+    mark = others[0].name[0].upper() if len(others) == 1 else "+"
+    return {"mark": mark, "title": f"{escaped(edition.figure)}s in reserve: {everyday.name} + "
+            + " and ".join(f.name for f in others)}
 
 
 def _frame(state: GameState, tables: _Tables, battle: dict | None,
@@ -250,6 +260,7 @@ def document(log: Game, made: Frames | None = None) -> dict:
         "head": log.head,
         "tile": T,
         "large": large,
+        "reserve": _reserve_words(state.edition),
         "fragments": tables.fragment_svg,
         "placements": tables.placement_rows,
         "sides": sides,
