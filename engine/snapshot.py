@@ -76,11 +76,12 @@ def export(state: GameState) -> dict:
 
 
 def reserves(state: GameState) -> dict[str, dict[str, int]]:
-    """Each colour's figures left, by kind; ``small`` and ``large`` are always there (0 where
-    the edition has no such figure), as scripts written for schema 1 expect."""
+    """Each colour's figures left, by kind. Where the everyday figure is ``small`` (the
+    bundled editions), ``small`` and ``large`` are always there (0 where the edition has no
+    such figure), as scripts written for schema 1 expect; another edition's kinds alone."""
     out = {}
     for colour, left in state.reserve.items():
-        counts = {"small": 0, "large": 0}
+        counts = {"small": 0, "large": 0} if "small" in left else {}
         counts.update(left)
         out[colour] = counts
     return out

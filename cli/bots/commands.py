@@ -84,7 +84,9 @@ def arena(
 @guarded
 def simulate(
     out: Annotated[str, typer.Option(help="Folder to write the games to.")],
-    players: Annotated[str, typer.Option(help="Colours, e.g. red,black.")] = "red,black",
+    players: Annotated[str | None, typer.Option(help="Colours (by default red,black, or the "
+                                                "edition's first two where it has no such "
+                                                "colours).")] = None,
     games: Annotated[int, typer.Option(help="How many games.")] = 10,
     seed: Annotated[str, typer.Option(help="Base seed; game i uses SEED-i.")] = "1",
     bot: Annotated[str, typer.Option(help=BOT_HELP)] = "random",
@@ -101,12 +103,17 @@ def simulate(
 ) -> None:
     """Write complete bot-played games, one log per game."""
     from meeple.cli.bots.simulating import run_simulate
+    from meeple.engine import edition_named
 
     ray_option(ray, ray_address)
     from meeple.cli.store import game_tileset
 
-    run_simulate(out, parse_colours(players), games, seed, bot, team, unplaceable, as_json, jobs,
-                 game_tileset(edition, None, expansions(expansion, fiesta)))
+    tileset = game_tileset(edition, None, expansions(expansion, fiesta))
+    if players is None:  # red and black, as always, where the edition has them
+        box = edition_named(tileset.edition).colours
+        players = "red,black" if {"red", "black"} <= set(box) else ",".join(box[:2])
+    colours = parse_colours(players)
+    run_simulate(out, colours, games, seed, bot, team, unplaceable, as_json, jobs, tileset)
 
 
 @commands.command(name="bot-check")

@@ -161,3 +161,14 @@ def test_an_editions_rulebook_cannot_bend_the_terminal_or_replace_a_shipped_rule
     shown = run("rules", "LD-1").stdout
     assert "\x07" not in shown and "\\x07" in shown
     assert "\x1b" not in run("rules").stdout
+
+
+def test_simulate_seats_the_editions_own_colours_and_reserves_name_only_its_figures(
+        outpost, tmp_path):
+    """Outpost has no black: `simulate` without `--players` seats its first two colours (it
+    seated red and black, which Outpost refuses); reserves list scouts and captains only."""
+    run("simulate", "--out", tmp_path / "s", *EDITION, "--games", "1", "--jobs", "1")
+    log = next((tmp_path / "s").glob("*.jsonl"))
+    first = json.loads(log.read_text().splitlines()[0])
+    assert [p["colour"] for p in first["players"]] == ["red", "blue"]
+    assert run_json("status", log)["reserves"]["red"].keys() == {"scout", "captain"}
