@@ -22,6 +22,13 @@ from meeple.events.tileset import TileSetDef
 SCHEMA_VERSION = 2
 #: the longest figure name, in characters
 MAX_FIGURE = 40
+def whole(body: str) -> str:
+    """A pattern that the whole text must match: ``body`` between ``^`` and ``$``, with no
+    newline before the end (Python's ``$`` also matches just before a final newline, so
+    ``^[0-9a-f]{32}$`` would take a game id with one after it)."""
+    return f"^{body}(?!\\n)$"
+
+
 #: the longest player name, in characters
 MAX_NAME = 100
 
@@ -29,7 +36,8 @@ MAX_NAME = 100
 Colour = Literal["red", "green", "black", "white", "orange", "blue", "yellow"]
 #: an edition's name: any registered edition (``meeple.engine.register_edition``); the set-up
 #: check refuses one that is not installed
-Edition = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern="^[a-z][a-z0-9-]*$")]
+Edition = Annotated[str, msgspec.Meta(min_length=1, max_length=40,
+                                     pattern=whole("[a-z][a-z0-9-]*"))]
 Rotation = Literal[0, 90, 180, 270]
 #: ``digital``: draws and dice from a seed; ``table``: entered by the players; ``remote``:
 #: signed lines, draws and dice from every player's revealed hash chains (``Remote``)
@@ -38,10 +46,12 @@ Unplaceable = Literal["discard", "reshuffle"]
 UndoPolicy = Literal["turn", "any", "none"]
 #: why points were scored: ``realm`` (completed), ``final`` (at the end), or a reason of the
 #: edition's own rules (a contest's, a final scoring step's); the rules check which
-ScoreReason = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern="^[a-z][a-z-]*$")]
+ScoreReason = Annotated[str, msgspec.Meta(min_length=1, max_length=40,
+                                         pattern=whole("[a-z][a-z-]*"))]
 #: a kind of figure, named by the edition: ``small``, ``large`` (schema 2; schema 1 wrote
 #: ``large: true|false``)
-Figure = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_FIGURE, pattern="^[a-z][a-z-]*$")]
+Figure = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_FIGURE,
+                                    pattern=whole("[a-z][a-z-]*"))]
 
 
 class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -54,7 +64,7 @@ class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
 #: never a program (a log names no program to run)
 #: (its shape only: ``meeple.engine.botspec`` reads it strictly when the game is set up)
 BotSpec = Annotated[str, msgspec.Meta(min_length=1, max_length=40,
-                                      pattern="^[a-z][a-z0-9-]*(:[0-9.]{1,30}s?)?$")]
+                                      pattern=whole("[a-z][a-z0-9-]*(:[0-9.]{1,30}s?)?"))]
 
 
 class PlayerDef(_Data, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -112,14 +122,14 @@ class SideScore(_Data, frozen=True, forbid_unknown_fields=True):
 
 #: a remote game's id: 32 lowercase hex digits, random at set-up (signatures name it, so a
 #: line cannot be replayed in another game)
-GameId = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{32}$")]
+GameId = Annotated[str, msgspec.Meta(pattern=whole("[0-9a-f]{32}"))]
 #: an OpenSSH Ed25519 public key without its comment: ``ssh-ed25519 AAAA...``
 PublicKeyText = Annotated[str, msgspec.Meta(max_length=200,
-                                            pattern="^ssh-ed25519 [A-Za-z0-9+/]+={0,2}$")]
+                                            pattern=whole("ssh-ed25519 [A-Za-z0-9+/]+={0,2}"))]
 #: a SHA-256 as 64 lowercase hex digits (a hash chain's link)
-Hex32 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+Hex32 = Annotated[str, msgspec.Meta(pattern=whole("[0-9a-f]{64}"))]
 #: the chance slots of a remote game: each seat's draws, then each seat's dice (in seat order)
-SlotName = Annotated[str, msgspec.Meta(max_length=12, pattern="^(draw|dice):[0-9]$")]
+SlotName = Annotated[str, msgspec.Meta(max_length=12, pattern=whole("(draw|dice):[0-9]"))]
 TimeoutRule = Literal["forfeit", "bot"]
 #: the bots that may play a seat given up (RM-5): those anyone replays from the position
 Takeover = Literal["greedy", "random"]
