@@ -152,10 +152,12 @@ def receive(path: str, source: str) -> Received:
 
 
 def take_lines(path: str, source: str, after: int, head: str | None, incoming: list[bytes],
-               game_id: str) -> Received:
+               game_id: str, theirs: list[bytes] | None = None) -> Received:
     """``receive`` of lines from anywhere (a file, a relay): ``incoming`` follow line
     ``after`` whose hash is ``head``, in the game ``game_id``; ``source`` names where they
-    come from in errors."""
+    come from in errors. Where they fork from this copy, the other copy (``theirs``, every
+    line of it, or this copy's lines to ``after`` and ``incoming``) is kept beside the log
+    for ``meeple check`` to show both."""
     mine = read_lines(path)
     remote = _remote(mine.log, path)
     if game_id != remote.game:
@@ -166,14 +168,15 @@ def take_lines(path: str, source: str, after: int, head: str | None, incoming: l
         raise Failure(f"{source}: its lines start after line {after + 1}, and this copy ends at "
                       f"line {count}: ask for the lines between (`meeple send --from "
                       f"{count - 1}`)", 1)
+    other = theirs if theirs is not None else [*mine.raw[:after + 1], *incoming]
     if after >= 0 and mine.log.hashes[after] != head:
-        raise _fork(path, source, mine, after, None)
+        raise _fork(path, source, mine, after, None, theirs)
     for offset, line in enumerate(incoming):
         seq = after + 1 + offset
         if seq >= count:
             break
         if line != mine.raw[seq]:
-            raise _fork(path, source, mine, seq, line)
+            raise _fork(path, source, mine, seq, line, other)
     new = incoming[max(0, count - after - 1):]
     whole = verified(source, mine.raw + new, count)
     player = Player(whole, read_seat(path, remote))  # (its key is checked before anything is written)
@@ -186,12 +189,43 @@ def take_lines(path: str, source: str, after: int, head: str | None, incoming: l
     return Received(len(new), written, game.head, game)
 
 
-def _fork(path: str, source: str, mine: Lines, seq: int, theirs: bytes | None) -> Failure:
+def _fork(path: str, source: str, mine: Lines, seq: int, line: bytes | None,
+          theirs: list[bytes] | None) -> Failure:
+    """Two copies of one game part at line ``seq`` (0-based; ``line`` the other's, where
+    known). The other copy, where whole (``theirs``), is written beside the log, never over a
+    file, so that ``meeple check`` can show both: a seat that signed two lines for one place
+    is named there (double-dealing)."""
     common = mine.log.hashes[seq - 1] if seq > 0 else None
-    where = f"line {seq + 1}" if theirs is not None else f"line {seq + 1} or before"
+    where = f"line {seq + 1}" if line is not None else f"line {seq + 1} or before"
+    shows = ""
+    if theirs is not None:
+        kept = keep_other_copy(path, theirs)
+        shows = f"; their copy is kept as {kept}: `meeple check {path} {kept}` shows both"
     return Failure(f"{source}: forks from this copy at {where}; the last common head is "
-                   f"{logfile.short(common)} (after line {seq}); `meeple check {path} "
-                   f"{source}` shows both", 1)
+                   f"{logfile.short(common)} (after line {seq}){shows}", 1)
+
+
+def keep_other_copy(path: str, lines: list[bytes]) -> str:
+    """Write ``lines`` (another copy of the game at ``path``) to a new file beside it,
+    ``PATH.fork-N.jsonl`` with the first N not taken (or the one that holds these lines
+    already); returns its name."""
+    data = b"".join(line + b"\n" for line in lines)
+    for n in range(1, 1000):
+        name = f"{path}.fork-{n}.jsonl"
+        try:
+            with open(name, "rb") as kept:
+                if kept.read(len(data) + 1) == data:
+                    return name
+        except OSError:
+            pass
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        return name
+    raise Failure(f"{path}: 999 other copies are kept beside it already", 1)
 
 
 def join(path: str, source: str, key: str) -> Game:

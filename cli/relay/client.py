@@ -104,7 +104,9 @@ def push(path: str, url: str) -> int:
     seq = held.get("seq")
     if not isinstance(seq, int) or seq < 0:
         raise Failure(f"{url}: the relay's answer has no seq", 3)
-    if seq >= len(mine.raw) or mine.log.hashes[seq] != held.get("head"):
+    if seq < len(mine.raw) and mine.log.hashes[seq] != held.get("head"):
+        _forked(path, url, mine.raw, fetch(url, game))
+    if seq >= len(mine.raw):
         raise Failure(f"{url}: the relay holds lines this copy does not (its head "
                       f"{str(held.get('head'))[:12]} after line {seq + 1}): `meeple receive "
                       f"{path} --relay {url}` first", 1)
@@ -123,18 +125,49 @@ def push(path: str, url: str) -> int:
 
 def pull(path: str, url: str) -> Received:
     """Take the lines the relay has and this copy does not, verified, then what this seat
-    owes (``receive``)."""
+    owes (``receive``). The relay's copy must agree with this one on every line both hold:
+    the lines asked for start at this copy's last line, and where the relay holds fewer, its
+    head must be this copy's line of that number. Where they part, the relay's whole copy
+    is kept beside the log for ``meeple check`` (a seat that signed two lines for one place
+    is named there)."""
     mine = read_lines(path)
     game = _game_id(path)
-    after = len(mine.raw) - 1
+    last = len(mine.raw) - 1
+    after = last - 1  # (from this copy's last line on, which the relay's must repeat)
     status, answer = _call(url, "GET", f"/games/{game}", params={"after": after})
     if status != 200:
         raise Failure(f"{url}: {answer.get('error', f'status {status}')}", 1)
-    texts = answer.get("lines")
-    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+    texts, seq, head = answer.get("lines"), answer.get("seq"), answer.get("head")
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts) or \
+            not isinstance(seq, int) or not isinstance(head, str) or seq < -1:
         raise Failure(f"{url}: the relay's answer has no lines", 3)
-    head = mine.log.hashes[after] if after >= 0 else None
-    return take_lines(path, url, after, head, [t.encode() for t in texts], game)
+    if answer.get("game", game) != game:
+        raise Failure(f"{url}: the relay answers with another game "
+                      f"({str(answer.get('game'))[:12]}), not {game[:12]}", 3)
+    incoming = [t.encode() for t in texts]
+    if (seq < last and (seq < 0 or mine.log.hashes[seq] != head)) or \
+            (incoming and incoming[0] != mine.raw[after + 1]):
+        _forked(path, url, mine.raw, fetch(url, game))
+    return take_lines(path, url, after, mine.log.hashes[after] if after >= 0 else None,
+                      incoming, game)
+
+
+def _forked(path: str, url: str, mine: list[bytes], theirs: list[bytes]) -> None:
+    """The relay's copy (``theirs``) parts from this one: keep it beside the log and say
+    at which line.
+
+    :raises Failure: always (exit 1).
+    """
+    from meeple.cli.transport import keep_other_copy
+    from meeple.events import line_hash
+
+    at = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
+              min(len(mine), len(theirs)))
+    common = line_hash(mine[at - 1])[:12] if at > 0 else "none"
+    kept = keep_other_copy(path, theirs)
+    raise Failure(f"{url}: the relay's copy forks from this copy at line {at + 1}; the last "
+                  f"common head is {common} (after line {at}); the relay's copy is kept as "
+                  f"{kept}: `meeple check {path} {kept}` shows both", 1)
 
 
 def _keep_receipts(path: str, url: str, answer: dict, game: str, first_seq: int,

@@ -344,3 +344,37 @@ def test_a_seat_given_up_through_the_relay_is_played_on_by_its_bot(tmp_path, rel
     late = bob.meeple("place", bob.game, "0", "1", "0", code=1)
     assert "not your turn" in late.stderr
     alice.meeple("check", stored)
+
+
+def test_a_seat_that_gives_the_relay_another_move_than_its_opponent_is_caught(tmp_path, relay):
+    """red signs one placement for black (by file) and another for the relay. black's
+    `receive --relay` says where the copies part and keeps the relay's beside the log, and
+    `check` of the two names red (it said "nothing new" before, and `send` "receive
+    first", round and round)."""
+    red, black = set_up(tmp_path, relay, "star-wars", ["red", "black"])
+    red.meeple("receive", red.game, "--relay", relay.url)
+    twin = tmp_path / "red-twin"
+    shutil.copytree(red.home, twin)
+    game = Game.load(red.game)
+    moves = game.legal_moves()
+    for home, move in ((red.home, moves[0]), (twin, moves[-1])):
+        done = main("place", home / "game.jsonl", move.x, move.y, move.rotation, "--no-meeple",
+                    env={"HOME": str(home)})
+        assert done.returncode == 0, done.stderr
+    parcel = tmp_path / "to-black.txt"
+    red.meeple("send", red.game, "--out", parcel)
+    black.meeple("receive", black.game, parcel)
+    done = main("send", twin / "game.jsonl", "--relay", relay.url, env={"HOME": str(twin)})
+    assert done.returncode == 0, done.stderr
+    before = black.game.read_bytes()
+    line = black.meeple("receive", black.game, "--relay", relay.url, code=1).stderr
+    forked_at = len(game.events) + 1
+    kept = Path(f"{black.game}.fork-1.jsonl")
+    assert f"the relay's copy forks from this copy at line {forked_at};" in line, line
+    assert f"`meeple check {black.game} {kept}` shows both" in line
+    assert black.game.read_bytes() == before and kept.exists()
+    again = black.meeple("send", black.game, "--relay", relay.url, code=1).stderr
+    assert f"forks from this copy at line {forked_at}" in again and str(kept) in again
+    assert not Path(f"{black.game}.fork-2.jsonl").exists()  # the same copy, kept once
+    shown = black.meeple("check", black.game, kept, code=1).stdout
+    assert f"equivocation: red signed two different lines {forked_at}" in shown

@@ -166,6 +166,12 @@ def test_a_fork_is_refused_and_two_copies_prove_the_equivocation(table):
     assert "forks" in line and "last common head" in line
     proof = meeple(alice, "check", bob / "g.jsonl", twin / "g.jsonl", code=1)
     assert "equivocation: black signed two different lines" in proof.stdout
+    # what Alice holds proves it too: the copy the parcel makes is kept beside her log (a
+    # parcel is no log: `check` of the parcel itself could not read it)
+    kept = alice / "g.jsonl.fork-1.jsonl"
+    assert f"`meeple check {alice / 'g.jsonl'} {kept}` shows both" in line, line
+    proof = meeple(alice, "check", alice / "g.jsonl", kept, code=1)
+    assert "equivocation: black signed two different lines" in proof.stdout
 
 
 def test_not_your_turn_and_a_key_too_open(table):
