@@ -189,6 +189,40 @@ def take_lines(path: str, source: str, after: int, head: str | None, incoming: l
     return Received(len(new), written, game.head, game)
 
 
+def same_game(source: str, found: str, wanted: str) -> None:
+    """A relay that answers for game ``wanted`` with the lines of another is refused.
+
+    :raises Failure: exit 3, naming both ids.
+    """
+    if found != wanted:
+        raise Failure(f"{source}: the relay answers with the lines of game {found[:12]}, not "
+                      f"{wanted[:12]}, the one asked for", 3)
+
+
+def _duration(seconds: int) -> str:
+    """``72 h``, ``90 min``, ``2 d``: as ``--time-per-move`` takes it, in its largest unit."""
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds % size == 0:
+            return f"{seconds // size} {unit}"
+    return f"{seconds} s"
+
+
+def terms(game: Game) -> str:
+    """What a seat agrees to by joining a remote game, in words: who set it up, by the
+    fingerprint of the key that signed the set-up (to compare with the one its host gives
+    by another way), and the time a move may take."""
+    from meeple.events.sshsig import PublicKey
+
+    remote = game.remote
+    assert remote is not None
+    host = game.state.players[remote.host]
+    fingerprint = PublicKey.parse(remote.keys[remote.host]).fingerprint
+    then = "forfeits the game" if remote.timeout == "forfeit" else "is played on by a bot"
+    clock = "no time limit" if remote.time_per_move is None else \
+        f"{_duration(remote.time_per_move)} a move (a seat that takes longer {then} on a claim)"
+    return f"set up by {host} with the key {fingerprint}; {clock}"
+
+
 def _fork(path: str, source: str, mine: Lines, seq: int, line: bytes | None,
           theirs: list[bytes] | None) -> Failure:
     """Two copies of one game part at line ``seq`` (0-based; ``line`` the other's, where
@@ -242,11 +276,15 @@ def join(path: str, source: str, key: str) -> Game:
     return join_lines(path, source, incoming, key)
 
 
-def join_lines(path: str, source: str, incoming: list[bytes], key: str) -> Game:
-    """``join`` from the lines of a game from its first (a file's, a relay's)."""
+def join_lines(path: str, source: str, incoming: list[bytes], key: str,
+               game_id: str | None = None) -> Game:
+    """``join`` from the lines of a game from its first (a file's, a relay's): the game
+    ``game_id``, where that was asked for."""
     game = verified(source, incoming)
     remote = game.remote
     assert remote is not None
+    if game_id is not None:
+        same_game(source, remote.game, game_id)
     signer = load_signer(key)
     seat = seat_of_key(remote, signer.public.openssh)
     if seat is None:

@@ -54,21 +54,22 @@ def join(
 ) -> None:
     """Take your seat in a remote game: keep a copy of it at GAME and commit to your secret."""
     from meeple.cli.transport import join as take
-    from meeple.cli.transport import join_lines
+    from meeple.cli.transport import join_lines, terms
 
     if relay is not None:
         from meeple.cli.relay.client import fetch, push
 
-        joined = join_lines(game, relay, fetch(relay, setup), key)
+        joined = join_lines(game, relay, fetch(relay, setup), key, game_id=setup)
         push(game, relay)
     else:
         joined = take(game, setup, key)
     line = _next(joined)
     if as_json:
         emit_json({"game": game, "id": joined.remote.game if joined.remote else None,
-                   "head": joined.head, "next": line})
+                   "head": joined.head, "next": line, "terms": terms(joined)})
         return
-    say(f"joined {game} (game {joined.remote.game[:12] if joined.remote else '-'}); {line}")
+    say(f"joined {game} (game {joined.remote.game[:12] if joined.remote else '-'}; "
+        f"{terms(joined)}); {line}")
 
 
 @commands.command()

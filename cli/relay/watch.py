@@ -73,9 +73,12 @@ def watch(url: str, game: str, say: Callable[[str], None], *, follow: bool = Tru
     """Show the game's lines as they come; returns how many were shown."""
     from meeple.cli.pictures.narrate import tell
     from meeple.cli.relay.client import fetch
+    from meeple.cli.transport import same_game
 
     lines = fetch(url, game)
     shown = verified(url, lines)
+    if shown.remote is not None:
+        same_game(url, shown.remote.game, game)
     for event in shown.events:
         say(f"{event.seq:>4} {tell(event, shown.edition)}")
     if not follow or shown.over:

@@ -244,3 +244,24 @@ def test_a_takeover_claim_that_would_leave_one_seat_ends_the_game(tmp_path):
     said = meeple(alice, "claim-timeout", alice / "g.jsonl").stdout
     assert "black let their time pass: the game is over" in said
     assert Game.load(alice / "g.jsonl").events[-1].forfeit == "black"
+
+
+def test_joining_by_id_takes_that_game_only_and_shows_its_terms(tmp_path):
+    """A relay asked for one game that answers with another's lines is refused (exit 3,
+    nothing written); a join says who set the game up, by its key's fingerprint, and the
+    time a move may take."""
+    from meeple.cli.store import Failure
+    from meeple.cli.transport import join_lines
+    from meeple.events.sshsig import PublicKey
+
+    alice, bob = two_players(tmp_path, "--time-per-move", "90m")
+    lines = (alice / "g.jsonl").read_bytes().splitlines()
+    other = "0" * 32
+    with pytest.raises(Failure) as refused:
+        join_lines(str(bob / "g.jsonl"), "http://relay", lines, str(bob / "key"), game_id=other)
+    assert refused.value.code == 3 and f"not {other[:12]}, the one asked for" in str(refused.value)
+    assert not (bob / "g.jsonl").exists() and not (bob / "g.jsonl.secret").exists()
+    meeple(alice, "send", alice / "g.jsonl", "--out", tmp_path / "setup.txt")
+    said = meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
+    fingerprint = PublicKey.parse((alice / "key.pub").read_text()).fingerprint
+    assert f"set up by red with the key {fingerprint}; 90 min a move" in said.stdout, said.stdout
