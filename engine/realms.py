@@ -213,14 +213,21 @@ class Realms:
             roots.append(root)
         return roots
 
-    def held(self, nodes: Sequence[int], order: Iterable[int]) -> list[int]:
+    def held(self, nodes: Sequence[int], order: Iterable[int], last: int = -1) -> list[int]:
         """The roots of the realms of the nodes at ``order`` in ``nodes`` that hold a figure,
-        each once, in that order (``root`` of each, in one loop)."""
+        each once, in that order, then the one at ``last`` if given (``root`` of each, in one
+        loop)."""
         parent = self.parent
         data = self.data
         held: list[int] = []
         for index in order:
             root = parent[nodes[index]]
+            if parent[root] != root:
+                root = self.find(root)
+            if data[root].meeples and root not in held:
+                held.append(root)
+        if last >= 0:
+            root = parent[nodes[last]]
             if parent[root] != root:
                 root = self.find(root)
             if data[root].meeples and root not in held:
