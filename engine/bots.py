@@ -51,19 +51,24 @@ def random_move(state: GameState) -> Command:
     the time)."""
     waiting = awaiting(state)
     if waiting == "place":
-        tile = state.in_hand
+        drawn = state.drawn  # (``in_hand``, inline: asked at every placement)
+        assert drawn is not None
+        tile = state.tileset.types[drawn]
         x, y, rotation = nth_placement(state, tile, functools.partial(_pick, state, "place"))
         return PlaceTile(x, y, rotation)
     if waiting == "meeple":
-        available = _available(state)
         mine = followers_to_take_back(state)
         if mine and _pick(state, "take-back", 4) == 0:
             spot = mine[_pick(state, "follower", len(mine))]
             return TakeBack(spot.x, spot.y, spot.feature)
-        targets = legal_targets(state) if available else []
+        # (the kinds left are listed only where one goes down: the reserve holds the
+        # edition's kinds, in its order)
+        left = state.reserve[state.player]
+        targets = legal_targets(state) if any(left.values()) else []
         if not targets or _pick(state, "deploy", 2) == 0:
             return SkipMeeple()
         target = targets[_pick(state, "target", len(targets))]
+        available = [name for name, count in left.items() if count]
         figure = state.edition.bot_figure(available, functools.partial(_pick, state, "size"))
         return PlaceMeeple(target, figure)
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")

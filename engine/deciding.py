@@ -202,14 +202,8 @@ def legal_targets(state: GameState) -> list[str]:
     assert cell is not None  # (``placed_cell``, inline: asked for every move listed)
     x, y = cell
     placed = state.board[(x, y)]
-    realms = state.realms
-    data = realms.data
-    targets = []
-    # (one node and one target per feature; ``strict=`` would cost its keyword's parsing)
-    for root, target in zip(realms.roots(placed.nodes),  # noqa: B905
-                            placed.tile.orientations[placed.r].targets):
-        if not data[root].meeples:
-            targets.append(target)
+    # (one node and one target per feature)
+    targets = state.realms.unheld(placed.nodes, placed.tile.orientations[placed.r].targets)
     attack = state.edition.attack
     if attack is not None:
         cells = attackable_around(state, x, y)

@@ -215,8 +215,9 @@ class Edition:
 
     def contest(self, state: GameState, seq: int, realm: Realm) -> Event | None:
         """Before the realms a turn touched are scored: the event that starts settling who
-        holds ``realm`` (``seq`` its number), or None where there is nothing to settle. The
-        base settles nothing: ``scorers`` says who scores a realm several sides hold."""
+        holds ``realm`` (``seq`` its number), or None where there is nothing to settle. Asked
+        only of a realm that two figures or more hold. The base settles nothing: ``scorers``
+        says who scores a realm several sides hold."""
         return None
 
     def contest_step(self, state: GameState, seq: int) -> Event | None:

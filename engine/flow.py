@@ -120,11 +120,8 @@ def held_turn_realms(state: GameState) -> list[int]:
     nodes = placed.nodes
     realms = state.realms
     data = realms.data
-    roots = realms.held(nodes, placed.tile.orientations[placed.r].turn_order)
-    if placed.tile.centre >= 0:
-        root = realms.root(nodes[placed.tile.centre])
-        if data[root].meeples:
-            roots.append(root)
+    tile = placed.tile
+    roots = realms.held(nodes, tile.orientations[placed.r].turn_order, tile.centre)
     if state.attacked is not None:
         target = state.board[state.attacked]
         root = realms.find(target.nodes[target.tile.centre])
@@ -160,10 +157,10 @@ def _resolve(state: GameState, seq: int) -> Event:
     if edition.has_contest:
         for root in roots:
             realm = data[root]
-            assert realm is not None
-            contest = edition.contest(state, seq, realm)
-            if contest is not None:
-                return contest
+            if len(realm.meeples) > 1:  # (one figure alone has nothing to settle)
+                contest = edition.contest(state, seq, realm)
+                if contest is not None:
+                    return contest
     for root in _held_scoring_realms(state, roots):
         realm = data[root]
         assert realm is not None

@@ -21,6 +21,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from types import MappingProxyType
+from typing import TypeVar
 
 import msgspec
 
@@ -33,6 +34,8 @@ Meeple = tuple[Colour, str, int]
 NO_SYMBOLS: Mapping[str, int] = MappingProxyType({})
 
 _first = itemgetter(0)
+#: what names each node in ``Realms.unheld``
+L = TypeVar("L")
 
 
 class Realm(msgspec.Struct, gc=False):
@@ -202,13 +205,18 @@ class Realms:
     def roots(self, nodes: Iterable[int]) -> list[int]:
         """The root of each node's realm, in order (``root`` of each, in one call)."""
         parent = self.parent
-        find = self.find
-        return [root if parent[root] == root else find(root)
-                for root in map(parent.__getitem__, nodes)]
+        roots = []
+        for node in nodes:
+            root = parent[node]
+            if parent[root] != root:
+                root = self.find(root)
+            roots.append(root)
+        return roots
 
-    def held(self, nodes: Sequence[int], order: Iterable[int]) -> list[int]:
+    def held(self, nodes: Sequence[int], order: Iterable[int], last: int = -1) -> list[int]:
         """The roots of the realms of the nodes at ``order`` in ``nodes`` that hold a figure,
-        each once, in that order (``root`` of each, in one loop)."""
+        each once, in that order, then the one at ``last`` if given (``root`` of each, in one
+        loop)."""
         parent = self.parent
         data = self.data
         held: list[int] = []
@@ -218,7 +226,27 @@ class Realms:
                 root = self.find(root)
             if data[root].meeples and root not in held:
                 held.append(root)
+        if last >= 0:
+            root = parent[nodes[last]]
+            if parent[root] != root:
+                root = self.find(root)
+            if data[root].meeples and root not in held:
+                held.append(root)
         return held
+
+    def unheld(self, nodes: Iterable[int], labels: Iterable[L]) -> list[L]:
+        """The labels of the nodes whose realm holds no figure, in order (``labels`` names
+        ``nodes`` one by one; ``root`` of each, in one loop)."""
+        parent = self.parent
+        data = self.data
+        free: list[L] = []
+        for node, label in zip(nodes, labels):  # noqa: B905 (``strict=`` costs its parsing)
+            root = parent[node]
+            if parent[root] != root:
+                root = self.find(root)
+            if not data[root].meeples:
+                free.append(label)
+        return free
 
     def realm(self, node: int) -> Realm:
         """The realm a node belongs to."""

@@ -264,7 +264,13 @@ class GameState:
         """What the seeded bots break ties with: the game's seed, or a remote game's id (a
         seat given up is played by one, RM-5, and every copy replays its choices)."""
         joint = self.joint
-        return joint.remote.game if joint is not None else self.seed
+        if joint is not None:
+            return joint.remote.game
+        seed = self.setup.seed  # (``seed``, inline: asked at every pick of a seeded bot)
+        if seed is None:
+            seed = self.secret
+            assert seed is not None, "a sealed game's chance needs its seed"
+        return seed
 
     def tiles_left(self) -> int:
         return self.left
