@@ -338,11 +338,15 @@ def remote_view(game: Game) -> dict:
 Witness = Callable[[str, str | None], tuple[float, float]]
 
 
-def claim_timeout(path: str, now: float, witness: Witness | None = None) -> Game:
+def claim_timeout(path: str, now: float, witness: Witness | None = None,
+                  first: Callable[[list[bytes]], Callable[[], None]] | None = None) -> Game:
     """RM-4: claim that the seat the game waits for let the time per move pass, counted from
     when this copy last changed (this seat's last move or receive); the claim ends the game
     (RM-4), or where the set-up names a bot, gives the seat up to it (RM-5)
-    (docs/guide/remote.md). ``now`` is this machine's clock.
+    (docs/guide/remote.md). ``now`` is this machine's clock. With ``first`` (a relay's
+    ``send_first``), the claim's signed lines go there before this copy keeps them, so that
+    a claim the relay refuses (the other seat moved meanwhile) is written nowhere; what it
+    returns is done once they are kept.
 
     :raises Failure: no time per move, this seat's own turn, or the time not yet passed.
     """
@@ -374,7 +378,14 @@ def claim_timeout(path: str, now: float, witness: Witness | None = None) -> Game
     game.push(claim(game.state, player.seat, int(now)))
     if not game.over:  # RM-5: the seat is given up; what this seat owes now, the bot's moves
         player.owe(game, writing=True)
+    then = None
+    if first is not None:
+        from meeple.events.log import encode_lines
+
+        then = first(encode_lines(game.unsaved, game.head, sign=player.signer.sign))
     player.save(game)
+    if then is not None:
+        then()
     return game
 
 

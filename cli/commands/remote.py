@@ -171,10 +171,10 @@ def claim_timeout(game: Game, relay: Relay = None, as_json: Json = False) -> Non
     if relay is None:
         ended = claim(game, time.time())
     else:
-        from meeple.cli.relay.client import push, relay_clock
+        from meeple.cli.relay.client import relay_clock, send_first
 
-        ended = claim(game, time.time(), lambda game_id, head: relay_clock(relay, game_id, head))
-        push(game, relay)
+        ended = claim(game, time.time(), lambda game_id, head: relay_clock(relay, game_id, head),
+                      lambda lines: send_first(game, relay, lines))
     from meeple.events.model import TimeoutClaimed
 
     last = ended.events[-1]

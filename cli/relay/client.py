@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 import msgspec
 
@@ -121,6 +122,32 @@ def push(path: str, url: str) -> int:
                       f"({answer.get('kind')})", 1)
     _keep_receipts(path, url, answer, game, seq + 1, new)
     return len(new)
+
+
+def send_first(path: str, url: str, new: list[bytes]) -> Callable[[], None]:
+    """Give the relay ``new``, lines that follow this copy's last and are not written here
+    yet; returns what keeps the relay's receipts, to call once this copy holds them.
+
+    :raises Failure: the relay holds other lines, or refuses these (then they are kept
+        nowhere: the caller writes them only after).
+    """
+    mine = read_lines(path)
+    game = _game_id(path)
+    status, held = _call(url, "GET", f"/games/{game}")
+    if status != 200:
+        raise Failure(f"{url}: {held.get('error', f'status {status}')}; nothing was written", 1)
+    seq = len(mine.raw) - 1
+    if held.get("seq") != seq or held.get("head") != mine.log.hashes[seq]:
+        raise Failure(f"{url}: the relay's copy is not this one (its head "
+                      f"{str(held.get('head'))[:12]} after line {held.get('seq')}): nothing was "
+                      f"written; `meeple receive {path} --relay {url}` first", 1)
+    status, answer = _call(url, "POST", f"/games/{game}/lines",
+                           json={"after": seq, "head": held["head"],
+                                 "lines": [line.decode() for line in new]})
+    if status != 200:
+        raise Failure(f"{url}: the relay refuses the lines: {answer.get('error')} "
+                      f"({answer.get('kind')}); nothing was written", 1)
+    return lambda: _keep_receipts(path, url, answer, game, seq + 1, new)
 
 
 def pull(path: str, url: str) -> Received:

@@ -378,3 +378,42 @@ def test_a_seat_that_gives_the_relay_another_move_than_its_opponent_is_caught(tm
     assert not Path(f"{black.game}.fork-2.jsonl").exists()  # the same copy, kept once
     shown = black.meeple("check", black.game, kept, code=1).stdout
     assert f"equivocation: red signed two different lines {forked_at}" in shown
+
+
+def test_a_claim_the_relay_refuses_is_written_nowhere(tmp_path, relay, monkeypatch):
+    """The other seat's move reaches the relay between the claim's clock and its lines (the
+    relay answers 409): the claim was kept in the claimer's copy, which then stood over and
+    forked from the relay's with no way back. Now its lines go to the relay first."""
+    from meeple.cli.relay import client
+
+    from helpers import fail
+
+    alice, bob = set_up(tmp_path, relay, "classic", ["red", "green"], "--time-per-move", "1m")
+    alice.meeple("receive", alice.game, "--relay", relay.url)
+    move = Game.load(alice.game).legal_moves()[0]
+    alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
+    alice.meeple("send", alice.game, "--relay", relay.url)
+    game_id = Game.load(alice.game).remote.game
+    receipts = relay.data / f"{game_id}.receipts"
+    lines = receipts.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["at"] -= 120
+    receipts.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+    clock = client.relay_clock
+
+    def bob_moves_meanwhile(url, game, head):
+        timed = clock(url, game, head)
+        bob.meeple("receive", bob.game, "--relay", relay.url)
+        answer = Game.load(bob.game).legal_moves()[0]
+        bob.meeple("place", bob.game, answer.x, answer.y, answer.rotation, "--no-meeple")
+        bob.meeple("send", bob.game, "--relay", relay.url)
+        return timed
+
+    monkeypatch.setattr(client, "relay_clock", bob_moves_meanwhile)
+    monkeypatch.setenv("HOME", str(alice.home))
+    before = alice.game.read_bytes()
+    line = fail("claim-timeout", alice.game, "--relay", relay.url, code=1)
+    assert "nothing was written" in line, line
+    assert alice.game.read_bytes() == before
+    alice.meeple("receive", alice.game, "--relay", relay.url)  # and the game goes on
+    assert not Game.load(alice.game).over
