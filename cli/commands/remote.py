@@ -226,9 +226,10 @@ def serve(
 
     def run(app: Any, **more: Any) -> None:
         # (an idle client's connection is kept 75 s, as reverse proxies keep theirs, so that
-        # a client between two moves does not find it closed as it sends)
+        # a client between two moves does not find it closed as it sends; no X-Forwarded-For
+        # is believed, from anywhere: the limits per address are the connection's own)
         uvicorn.run(app, host=host, port=port, log_level="warning", timeout_keep_alive=75,
-                    limit_concurrency=2000, **more)
+                    limit_concurrency=2000, proxy_headers=False, **more)
 
     if workers == 1:
         run(make_app(games, rate))

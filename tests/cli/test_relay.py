@@ -142,6 +142,17 @@ def test_a_client_past_its_rate_gets_429_and_others_are_served(tmp_path):
         assert statuses[:3] == [404, 404, 404] and 429 in statuses
         time.sleep(1.5)
         assert slow.get("/key")["key"]
+        # a client that names another address in each request is the same client
+        time.sleep(3.5)
+        forwarded = []
+        for n in range(8):
+            request = urllib.request.Request(f"{slow.url}/games/{'0' * 32}",
+                                             headers={"X-Forwarded-For": f"10.0.0.{n}"})
+            try:
+                urllib.request.urlopen(request, timeout=10)
+            except urllib.error.HTTPError as exc:
+                forwarded.append(exc.code)
+        assert 429 in forwarded, forwarded
     finally:
         slow.stop()
 
