@@ -76,6 +76,8 @@ def write_signatures(path: str, out: str) -> list[str]:
 def check_keys(path: str, keys_file: str) -> list[str]:
     """The seats whose recorded key ``keys_file`` (OpenSSH ``allowed_signers``) does not allow
     for that seat (its colour or its name as principal), in one line each; empty when all do.
+    A name is a principal only where it is no colour: the host chooses the names, and a
+    seat named after another's colour would otherwise take that colour's key.
 
     :raises Failure: a file that cannot be read or parsed (exit 3).
     """
@@ -92,13 +94,20 @@ def check_keys(path: str, keys_file: str) -> list[str]:
         raise Failure(f"{keys_file}: cannot read: {exc}", 3) from None
     except KeyProblem as exc:
         raise Failure(str(exc), 3) from None
+    from typing import get_args
+
+    from meeple.events.model import Colour
+
     faults = []
     for player, key in zip(first.players, remote.keys, strict=True):
         public = PublicKey.parse(key)
-        if not (allows(signers, player.colour, public) or allows(signers, player.name, public)):
+        named = player.name not in get_args(Colour)
+        if not (allows(signers, player.colour, public) or
+                named and allows(signers, player.name, public)):
+            which = f"{player.colour} or {player.name}" if named else \
+                f"{player.colour} (its name {player.name} is a colour: not a principal here)"
             faults.append(f"{path}: seat {player.colour} ({player.name}) plays with the key "
-                          f"{public.fingerprint}, which {keys_file} does not allow for "
-                          f"{player.colour} or {player.name}")
+                          f"{public.fingerprint}, which {keys_file} does not allow for {which}")
     return faults
 
 

@@ -265,3 +265,36 @@ def test_joining_by_id_takes_that_game_only_and_shows_its_terms(tmp_path):
     said = meeple(bob, "join", bob / "g.jsonl", tmp_path / "setup.txt", "--key", bob / "key")
     fingerprint = PublicKey.parse((alice / "key.pub").read_text()).fingerprint
     assert f"set up by red with the key {fingerprint}; 90 min a move" in said.stdout, said.stdout
+
+
+def test_a_seat_named_after_another_colour_does_not_take_that_colours_key(tmp_path):
+    """The host chose the names: seated red under the name "black", Bob's key (black's in
+    allowed_signers) passed `check --keys` for the red seat."""
+    homes = []
+    for name in ("alice", "bob"):
+        home = tmp_path / name
+        home.mkdir()
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(home / "key")],
+                       check=True)
+        homes.append(home)
+    alice, bob = homes
+    game = bob / "g.jsonl"
+    meeple(bob, "new", game, "--edition", "classic", "--players", "red,black", "--names",
+           "black,red", "--remote", "--key", bob / "key",
+           "--seat-key", f"red={bob / 'key.pub'}", "--seat-key", f"black={alice / 'key.pub'}")
+    allowed = tmp_path / "allowed_signers"
+    allowed.write_text(f"red {(alice / 'key.pub').read_text()}"
+                       f"black {(bob / 'key.pub').read_text()}")
+    done = meeple(bob, "check", game, "--keys", allowed, code=1)
+    said = done.stdout + done.stderr
+    assert "seat red (black) plays with the key" in said
+    assert "its name black is a colour: not a principal here" in said
+    # names that are no colour still serve as principals
+    named = tmp_path / "named_signers"
+    named.write_text(f"alice {(alice / 'key.pub').read_text()}"
+                     f"bob {(bob / 'key.pub').read_text()}")
+    other = alice / "g.jsonl"
+    meeple(alice, "new", other, "--edition", "classic", "--players", "red,black", "--names",
+           "alice,bob", "--remote", "--key", alice / "key",
+           "--seat-key", f"red={alice / 'key.pub'}", "--seat-key", f"black={bob / 'key.pub'}")
+    meeple(alice, "check", other, "--keys", named)
