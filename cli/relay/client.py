@@ -29,6 +29,28 @@ def _client(url: str):
     return httpx.Client(base_url=url.rstrip("/"), timeout=TIMEOUT, follow_redirects=False)
 
 
+class _Answer(msgspec.Struct, omit_defaults=True):
+    """What a relay's answer may hold, each field of the type meeple reads: decoding into it
+    skips what else the answer holds without building it, and refuses a value of another
+    shape at once, so a hostile answer costs no more memory than its lines' text."""
+
+    game: str | None = None
+    games: list[dict[str, str | int | bool | list[dict[str, str]]]] | None = None
+    seq: int | None = None
+    head: str | None = None
+    after: int | None = None
+    lines: list[str] | None = None
+    receipts: list[dict[str, str | int]] | None = None
+    key: str | None = None
+    received_at: int | None = None
+    now: int | None = None
+    error: str | None = None
+    kind: str | None = None
+
+
+_ANSWER = msgspec.json.Decoder(_Answer)
+
+
 def _call(url: str, method: str, where: str, **kwargs) -> tuple[int, dict]:
     """One call: the status and the JSON answer.
 
@@ -50,12 +72,13 @@ def _call(url: str, method: str, where: str, **kwargs) -> tuple[int, dict]:
     except httpx.HTTPError as exc:
         raise Failure(f"{url}: the relay cannot be reached: {exc}", 3) from None
     try:
-        document = msgspec.json.decode(bytes(data))
+        document = _ANSWER.decode(data)
+    except msgspec.ValidationError as exc:
+        raise Failure(f"{url}: the relay's answer is not one meeple reads ({exc}; status "
+                      f"{status})", 3) from None
     except (msgspec.DecodeError, RecursionError):
         raise Failure(f"{url}: the relay's answer is not JSON (status {status})", 3) from None
-    if not isinstance(document, dict):
-        raise Failure(f"{url}: the relay's answer is not a JSON object", 3)
-    return status, document
+    return status, msgspec.structs.asdict(document)
 
 
 def public_games(url: str) -> list:

@@ -303,7 +303,12 @@ def test_a_relay_answer_too_deep_or_too_large_is_refused_in_one_line(tmp_path, r
     cases.mkdir()
     double.raw = [b"[" * 100_000]
     said, _ = receive_from(snapshot, cases, "deep", double.url, 3)
-    assert "not JSON" in said, said
+    assert "not one meeple reads (Expected `object`, got `array`" in said, said
+    # a value of another shape is refused at its first element, not built whole (20 MB of
+    # empty lists took 808 MB as Python objects before)
+    double.raw = [b'{"lines": [' + b"[]," * 6_000_000 + b"[]]}"]
+    said, _ = receive_from(snapshot, cases, "shape", double.url, 3)
+    assert "not one meeple reads (Expected `str`, got `array` - at `$.lines[0]`" in said, said
     double.raw = [b'{"lines": ["' + b"x" * (1 << 20)] + [b"x" * (1 << 20)] * 140
     said, _ = receive_from(snapshot, cases, "huge", double.url, 3)
     assert "over" in said and "bytes" in said, said
