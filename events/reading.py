@@ -10,13 +10,13 @@ the decoding, the ``seq`` order, the hash chain and the names ``game_started`` c
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import re
 
 import msgspec
 
 from meeple.events.chain import GameLog, line_hash, tag
+from meeple.events.digest import sha256
 from meeple.events.errors import LogError
 from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
 from meeple.events.locking import lock, open_regular
@@ -108,7 +108,6 @@ def _sound_lines(data: bytes, start: int, count: int, log: GameLog,
         events = list(map(DECODER.decode, lines))
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return start, prev_hash
-    sha256 = hashlib.sha256
     digests = [sha256(raw).digest() for raw in lines]
     heads = [digest.hex() for digest in digests]
     if [event.prev for event in events] != [prev_hash, *heads[:-1]] \
@@ -171,7 +170,7 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
                 if not (every_signature or signatures_from == 0):
                     unchecked.append((lineno, body, signature))
             log.events.append(first)
-            digest = hashlib.sha256(data[start:end]).digest()
+            digest = sha256(data[start:end]).digest()
             log.hashes.add(digest)
             prev_hash = digest.hex()
         else:
@@ -210,7 +209,7 @@ def _take(log: GameLog, seats: Seats | None, data: bytes, start: int, end: int,
         assert log.signers is not None
         log.signers.append(seats.signer(lineno, body, signature, check=check))
     log.events.append(event)
-    digest = hashlib.sha256(raw).digest()
+    digest = sha256(raw).digest()
     log.hashes.add(digest)
     return digest.hex()
 
