@@ -26,11 +26,12 @@ from meeple.events.text import escaped, setup_control
 from meeple.events.tileset import limits_fault
 from meeple.events.upcast import decode_old, readable
 
-_AT_FIELD = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+#: (compiled when first used, by ``re``'s own cache: a sound log never needs it)
+_AT_FIELD = r" - at `\$(?P<path>[^`]*)`$"
 
 
 def _split_field(message: str) -> tuple[str, str | None]:
-    match = _AT_FIELD.search(message)
+    match = re.search(_AT_FIELD, message)
     if not match:
         return message, None
     path = match.group("path").lstrip(".") or None
@@ -371,7 +372,7 @@ def _schema_of(path: str, first: bytes) -> int:
     return version
 
 
-_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+_SHA256_HEX = r"[0-9a-f]{64}"  # (compiled when first used, as ``_AT_FIELD``)
 
 
 def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> None:
@@ -399,7 +400,7 @@ def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> 
         raise LogError("corrupt", path, "game_started may only be the first line",
                        line=lineno, field="type", seq=event.seq)
     if event.prev != prev_hash:
-        if event.prev is None or _SHA256_HEX.fullmatch(event.prev) is None:
+        if event.prev is None or re.fullmatch(_SHA256_HEX, event.prev) is None:
             raise LogError(
                 "tampered", path, f"line {lineno} was altered: its prev is not a SHA-256 "
                 f"(64 lowercase hex digits), as every line's but the first must be",
