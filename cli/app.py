@@ -6,9 +6,9 @@ invalid game, 2 usage, 3 unreadable or corrupt log, 4 internal error.
 Engine modules are imported inside the commands, so a command loads only
 what it uses.
 
-The commands live in modules by topic (``meeple.cli.commands.playing``, ``.showing``,
-``.tools``, ``.rules``, ``meeple.cli.bots.commands``); this module joins them into one app in the
-order ``meeple --help`` lists them (``app``, loaded when first asked for), and runs a command
+The commands live in modules by topic (``meeple.cli.commands.playing``, ``.status``,
+``.showing``, ``.tools``, ``.rules``, ``meeple.cli.bots.commands``); this module joins them into
+one app in the order ``meeple --help`` lists them (``app``, loaded when first asked for), and runs a command
 line, loading the module of the command it names alone. ``play`` is here: each line typed at
 its prompt is run as a command line of this app.
 """
@@ -107,8 +107,8 @@ ORDER = ("continue", "new", "status", "moves", "place", "deploy", "take-back", "
 MODULES = {
     "meeple.cli.commands.playing": ("continue", "new", "place", "deploy", "take-back", "skip",
                                     "draw", "roll", "undo", "redo", "autoplay"),
-    "meeple.cli.commands.showing": ("status", "moves", "show", "export", "replay", "score",
-                                    "tiles"),
+    "meeple.cli.commands.status": ("status",),
+    "meeple.cli.commands.showing": ("moves", "show", "export", "replay", "score", "tiles"),
     "meeple.cli.commands.interop": ("import",),
     "meeple.cli.commands.tools": ("check", "demo", "bench", "repair", "schema"),
     "meeple.cli.commands.remote": ("join", "send", "receive", "signatures", "claim-timeout",

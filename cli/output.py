@@ -191,9 +191,10 @@ def wants_json(argv: list[str]) -> bool:
 #: how much of an existing file is read to tell whether it is a game log or a seed
 FIRST_LINE_LIMIT = 1 << 20
 SEED_LIMIT = 1024
-_GAME_STARTED = re.compile(rb'"type"\s*:\s*"game_started"')
-_HEX_LINE = re.compile(rb"[0-9a-fA-F]{16,}\r?\n?")
-_ONE_LINE = re.compile(rb"[^\n]+\n?")
+# patterns compiled when first used (by ``re``'s own cache), not at every command's start
+_GAME_STARTED = rb'"type"\s*:\s*"game_started"'
+_HEX_LINE = rb"[0-9a-fA-F]{16,}\r?\n?"
+_ONE_LINE = rb"[^\n]+\n?"
 
 
 def write_file(path: str, text: str | list[str], what: str) -> None:
@@ -303,7 +304,7 @@ def _is_game_log(head: bytes) -> bool:
     try:
         first = msgspec.json.decode(line)
     except msgspec.DecodeError:
-        return _GAME_STARTED.search(line) is not None
+        return re.search(_GAME_STARTED, line) is not None
     return isinstance(first, dict) and first.get("type") == "game_started"
 
 
@@ -317,8 +318,8 @@ def seed_file_reason(path: str, head: bytes) -> str | None:
         game = path[: -len(".seed")]
         if os.path.basename(game) and os.path.lexists(game):
             return f"is the seed file of the sealed game {game}"
-        if short and _ONE_LINE.fullmatch(head):
+        if short and re.fullmatch(_ONE_LINE, head):
             return "is a seed file (a name ending in .seed, one line)"
-    if short and _HEX_LINE.fullmatch(head.strip(b" \t")):
+    if short and re.fullmatch(_HEX_LINE, head.strip(b" \t")):
         return "looks like a seed file (one line of hexadecimal digits)"
     return None

@@ -1,41 +1,32 @@
 """What the commands share: the arguments and options several take (their help written once),
 and the helpers that read them."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meeple.cli.output import note
+from meeple.events.lazy import lazy_names
+
+if TYPE_CHECKING:  # (re-exported: see ``_LAZY``)
+    from meeple.cli.options import (
+        Edition,
+        Expansions,
+        Fiesta,
+        FigureName,
+        Ray,
+        RayAddress,
+        ValidPrefix,
+    )
 
 Game = Annotated[str, typer.Argument(help="The game log file (JSON lines).", metavar="GAME")]
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-Edition = Annotated[str | None, typer.Option(help="star-wars (default), classic (the 2011 base "
-                                             "game with farmers) or one an installed package "
-                                             "adds.")]
-FigureName = Annotated[str | None, typer.Option(
-    "--figure", help="Which figure, by name; by default the edition's everyday one (small in "
-    "both bundled editions).")]
-Fiesta = Annotated[bool, typer.Option("--fiesta", help="Classic: add the 10 La Fiesta tiles "
-                                      "(CL-7); the same as --expansion la-fiesta.")]
-Expansions = Annotated[list[str] | None, typer.Option(
-    "--expansion", help="Add an expansion's tiles and rules (repeatable): la-fiesta (classic).",
-    metavar="NAME")]
-COORDS = {"ignore_unknown_options": True}
-Ray = Annotated[bool, typer.Option("--ray", help="Spread the games over a Ray cluster (the "
-                                   "optional extra meeple[ray]): a local one unless "
-                                   "--ray-address names one.")]
-RayAddress = Annotated[str | None, typer.Option("--ray-address", help="The Ray cluster to use "
-                                                "with --ray, e.g. ray://host:10001.",
-                                                metavar="ADDRESS")]
 BOT_HELP = ("random, greedy, mcts, mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
             "move), greedy-v1 and mcts-v1 (the bots' first versions), or cmd:PATH (a bot program, see "
             "the README).")
 MoveTime = Annotated[float, typer.Option(help="Seconds a cmd:PATH bot may take for one move "
                                          "(above 0, at most 3600).", metavar="SECONDS")]
-
-ValidPrefix = Annotated[bool, typer.Option(
-    "--valid-prefix", help="For a log with a fault: use the lines before it (and say where it "
-    "stops and why) instead of refusing the log.")]
+COORDS = {"ignore_unknown_options": True}
 
 
 def open_game_or_prefix(game: str, valid_prefix: bool, visit=None):
@@ -58,3 +49,12 @@ def comma_list(text: str) -> list[str]:
 def parse_colours(text: str) -> list[str]:
     """Colours as typed, in any case (``RED,Black``)."""
     return [colour.lower() for colour in comma_list(text)]
+
+
+#: the options a few commands take, made when one of them is first imported from here (each
+#: ``Annotated`` with its ``typer.Option`` costs about 0.3 M instructions at every start)
+_LAZY = {name: "meeple.cli.options" for name in ("Edition", "Expansions", "Fiesta", "FigureName", "Ray",
+                                                 "RayAddress", "ValidPrefix")}
+
+if not TYPE_CHECKING:
+    __getattr__ = lazy_names(__name__, _LAZY, globals())

@@ -8,8 +8,9 @@ chance gives: the counters follow the game's effective history.
 
 from __future__ import annotations
 
-from hashlib import sha256
 from struct import Struct
+
+from meeple.events.digest import sha256
 
 _SPAN = 1 << 64
 #: the first 8 bytes of a digest as an unsigned big-endian integer, in one step

@@ -28,7 +28,6 @@ or a die.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
@@ -37,6 +36,7 @@ import msgspec
 from meeple.engine import chance
 from meeple.engine.chance import below_bytes
 from meeple.engine.errors import IllegalMove, InvalidCommand
+from meeple.events.digest import sha256
 from meeple.events.model import (
     Colour,
     Committed,
@@ -73,7 +73,7 @@ def slot_names(seats: int) -> tuple[str, ...]:
 
 
 def _h(*parts: bytes) -> bytes:
-    digest = hashlib.sha256(b"meeple-joint-v1")
+    digest = sha256(b"meeple-joint-v1")
     for part in parts:
         digest.update(len(part).to_bytes(4, "big"))
         digest.update(part)

@@ -3,7 +3,6 @@ checks, and the state right after it (``start``)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import get_args
 
@@ -20,6 +19,7 @@ from meeple.engine.history import Step
 from meeple.engine.joint import RULE, RULE_TAKEOVER, Joint
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileSet
+from meeple.events.digest import sha256
 from meeple.events.memo import by_identity
 from meeple.events.model import (
     MAX_NAME,
@@ -250,7 +250,7 @@ def _check_teams(edition: Edition, colours: Sequence[str]) -> None:
 
 def seal(seed: str) -> str:
     """The commitment to a seed that a sealed game records: its SHA-256 hex."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+    return sha256(seed.encode()).hexdigest()
 
 
 def start(event: GameStarted, secret: str | None = None) -> GameState:

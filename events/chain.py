@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import overload
 
 import msgspec
 
+from meeple.events.digest import sha256
 from meeple.events.model import SCHEMA_VERSION, Event
 from meeple.events.upcast import encode_as
 
@@ -63,7 +63,7 @@ class GameLog(msgspec.Struct):
 
 def line_hash(line: bytes) -> str:
     """SHA-256 hex of one line's bytes (without the newline)."""
-    return hashlib.sha256(line).hexdigest()
+    return sha256(line).hexdigest()
 
 
 def short(head: str | None) -> str:

@@ -10,13 +10,13 @@ the decoding, the ``seq`` order, the hash chain and the names ``game_started`` c
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import re
 
 import msgspec
 
 from meeple.events.chain import GameLog, line_hash, tag
+from meeple.events.digest import sha256
 from meeple.events.errors import LogError
 from meeple.events.limits import MAX_EVENTS, MAX_FILE_BYTES, MAX_LINE_BYTES
 from meeple.events.locking import lock, open_regular
@@ -26,11 +26,12 @@ from meeple.events.text import escaped, setup_control
 from meeple.events.tileset import limits_fault
 from meeple.events.upcast import decode_old, readable
 
-_AT_FIELD = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+#: (compiled when first used, by ``re``'s own cache: a sound log never needs it)
+_AT_FIELD = r" - at `\$(?P<path>[^`]*)`$"
 
 
 def _split_field(message: str) -> tuple[str, str | None]:
-    match = _AT_FIELD.search(message)
+    match = re.search(_AT_FIELD, message)
     if not match:
         return message, None
     path = match.group("path").lstrip(".") or None
@@ -105,7 +106,6 @@ def _sound_lines(data: bytes, start: int, count: int, log: GameLog,
         events = list(map(DECODER.decode, lines))
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return start, prev_hash
-    sha256 = hashlib.sha256
     digests = [sha256(raw).digest() for raw in lines]
     heads = [digest.hex() for digest in digests]
     if [event.prev for event in events] != [prev_hash, *heads[:-1]] \
@@ -168,7 +168,7 @@ def parse(path: str, data: bytes, *, every_signature: bool = False,
                 if not (every_signature or signatures_from == 0):
                     unchecked.append((lineno, body, signature))
             log.events.append(first)
-            digest = hashlib.sha256(data[start:end]).digest()
+            digest = sha256(data[start:end]).digest()
             log.hashes.add(digest)
             prev_hash = digest.hex()
         else:
@@ -206,7 +206,7 @@ def _take(log: GameLog, seats: Seats | None, data: bytes, start: int, end: int,
         assert log.signers is not None
         log.signers.append(seats.signer(lineno, body, signature, check=check))
     log.events.append(event)
-    digest = hashlib.sha256(raw).digest()
+    digest = sha256(raw).digest()
     log.hashes.add(digest)
     return digest.hex()
 
@@ -367,7 +367,7 @@ def _schema_of(path: str, first: bytes) -> int:
     return version
 
 
-_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+_SHA256_HEX = r"[0-9a-f]{64}"  # (compiled when first used, as ``_AT_FIELD``)
 
 
 def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> None:
@@ -395,7 +395,7 @@ def _check_link(path: str, lineno: int, event: Event, prev_hash: str | None) -> 
         raise LogError("corrupt", path, "game_started may only be the first line",
                        line=lineno, field="type", seq=event.seq)
     if event.prev != prev_hash:
-        if event.prev is None or _SHA256_HEX.fullmatch(event.prev) is None:
+        if event.prev is None or re.fullmatch(_SHA256_HEX, event.prev) is None:
             raise LogError(
                 "tampered", path, f"line {lineno} was altered: its prev is not a SHA-256 "
                 f"(64 lowercase hex digits), as every line's but the first must be",

@@ -15,6 +15,7 @@ seat must write each line is a rule of the game, checked with the rules
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -22,7 +23,11 @@ from meeple.events.errors import LogError
 
 #: what comes between a line's body and its signature
 _SIG = b',"sig":"'
-_BASE64 = re.compile(rb"[A-Za-z0-9+/]+={0,2}")
+
+
+@functools.cache
+def _base64() -> re.Pattern[bytes]:
+    return re.compile(rb"[A-Za-z0-9+/]+={0,2}")  # compiled when first needed: a signed line
 
 
 def split(raw: bytes) -> tuple[bytes, bytes | None]:
@@ -33,7 +38,7 @@ def split(raw: bytes) -> tuple[bytes, bytes | None]:
     if at < 0:
         return raw, None
     signature = raw[at + len(_SIG):-2]
-    if not _BASE64.fullmatch(signature):
+    if not _base64().fullmatch(signature):
         return raw, None
     return raw[:at] + b"}", signature
 

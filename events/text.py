@@ -32,8 +32,12 @@ _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 #: what any of the characters of ``_CONTROL_CHARS`` looks like in JSON as msgspec writes it:
 #: C0 only as an escape (so a backslash), DEL raw, and the UTF-8 bytes of C1 and the bidi controls
 #: (lone surrogates cannot be written at all)
-_MAYBE_IN_JSON = re.compile(rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|"
-                            rb"\xe2\x81[\xa6-\xa9]")
+@functools.cache
+def _maybe_in_json() -> re.Pattern[bytes]:
+    return re.compile(rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|"
+                      rb"\xe2\x81[\xa6-\xa9]")  # compiled when first needed: not for ASCII
+
+
 _json = msgspec.json.Encoder()
 
 
@@ -63,7 +67,7 @@ def surely_clean(value: object) -> bool:
         return False
     if b"\\" in data or b"\x7f" in data:
         return False
-    return data.isascii() or _MAYBE_IN_JSON.search(data) is None
+    return data.isascii() or _maybe_in_json().search(data) is None
 
 
 def escaped(text: str, *, newlines: bool = False) -> str:

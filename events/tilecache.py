@@ -16,10 +16,10 @@ then the payload.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 
+from meeple.events.digest import sha256 as hash_sha256
 from meeple.events.files import NotReadable, read_regular
 
 #: meeple's version (pyproject.toml's; a test keeps them equal), part of every key
@@ -105,7 +105,7 @@ def _digest(sha256: str, form: int, payload: bytes) -> bytes:
     """Ties a payload to its key: a file copied under another set's or version's name, or
     damaged in any byte, does not match."""
     key = f"{sha256} {VERSION} {form}\n".encode()
-    return hashlib.sha256(MAGIC + key + payload).digest()
+    return hash_sha256(MAGIC + key + payload).digest()
 
 
 def default_folder() -> str:

@@ -9,12 +9,12 @@ data; the engine (``meeple.engine.tiles``) checks that it makes sense.
 # annotations from strings when a decoder of them is built, at every command's start.
 
 import functools
-import hashlib
 from typing import Annotated
 
 import msgspec
 from msgspec import Meta
 
+from meeple.events.digest import sha256
 from meeple.events.memo import by_identity
 from meeple.events.text import control_char, fields_of_tileset, surely_clean
 
@@ -106,7 +106,7 @@ def canonical_bytes(definition: TileSetDef) -> bytes:
 @by_identity(16)
 def content_hash(definition: TileSetDef) -> str:
     """SHA-256 hex of the canonical encoding: whitespace and key order in a file do not matter."""
-    return hashlib.sha256(canonical_bytes(definition)).hexdigest()
+    return sha256(canonical_bytes(definition)).hexdigest()
 
 
 @by_identity(16)

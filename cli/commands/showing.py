@@ -1,6 +1,6 @@
-"""The commands that show a game without changing it: ``status``, ``moves``, ``show``,
-``export`` (an HTML replay, a JCloisterZone save, a CarcassonneLab link), ``replay``,
-``score``; and ``tiles``, a tile set."""
+"""The commands that show a game without changing it: ``moves``, ``show``, ``export`` (an
+HTML replay, a JCloisterZone save, a CarcassonneLab link), ``replay``, ``score``; and ``tiles``,
+a tile set. (``status`` has a module of its own, ``meeple.cli.commands.status``.)"""
 
 # No `from __future__ import annotations` here: typer would have to evaluate every command's
 # annotations from strings at each start (see ``meeple.cli.app``).
@@ -21,22 +21,6 @@ from meeple.cli.params import (
 )
 
 commands = typer.Typer()
-
-
-@commands.command()
-@guarded
-def status(game: Game, as_json: Json = False) -> None:
-    """Turn, whose move, phase, drawn tile, reserves, scores and the head hash."""
-    from meeple.cli.report import print_status
-    from meeple.cli.session import open_game
-
-    loaded = open_game(game)
-    remote = None
-    if loaded.remote is not None:
-        from meeple.cli.remote import remote_view
-
-        remote = remote_view(loaded)
-    print_status(game, loaded.state, loaded.head, as_json, remote)
 
 
 @commands.command()

@@ -55,7 +55,41 @@ def test_a_command_line_loads_its_own_command_module_alone():
             "print(sorted(m for m in sys.modules if m.startswith('meeple.cli.')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout
-    assert "meeple.cli.commands.showing" in loaded
-    for other in ("playing", "remote", "tools", "interop", "rules", "keys"):
+    assert "meeple.cli.commands.status" in loaded
+    for other in ("playing", "showing", "remote", "tools", "interop", "rules", "keys"):
         assert f"meeple.cli.commands.{other}'" not in loaded
     assert "meeple.cli.bots.commands" not in loaded
+
+
+#: modules `meeple status` of a finished game must not load, each for what it cost at start
+NOT_FOR_STATUS = (
+    "_hashlib",  # OpenSSL, behind hashlib: SHA-256 comes from meeple.events.digest
+    "hashlib",
+    "meeple.cli.commands.showing",  # the other commands that show a game: status has its own
+    "meeple.cli.options",  # the options other commands take (meeple.cli.params gives them lazily)
+)
+
+
+def _loaded_by_status(game: str) -> set[str]:
+    """The modules a `meeple status GAME` process holds when it exits."""
+    import subprocess
+    import sys
+
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: sys.stderr.write(' '.join(sys.modules)))\n"
+            "from meeple.cli.app import main\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code, "status", game], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    return set(done.stderr.split())
+
+
+@pytest.mark.parametrize("game", ["random_2p_seed_0.jsonl", "classic_random_2p_seed_0.jsonl"])
+def test_status_of_a_finished_game_loads_nothing_it_does_not_use(game):
+    from pathlib import Path
+
+    fixture = Path(__file__).parents[2] / "fixtures" / game
+    loaded = _loaded_by_status(str(fixture))
+    assert "meeple.engine.game" in loaded  # (the game was read, verified and folded)
+    assert sorted(loaded.intersection(NOT_FOR_STATUS)) == []
