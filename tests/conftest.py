@@ -2,6 +2,7 @@
 own run, never in the user's cache folder. The everyday run (``-m "not slow"``) tries fewer
 hypothesis examples than the whole run, which tries them all (see ``helpers.examples``)."""
 
+import gc
 import os
 import shutil
 import tempfile
@@ -21,6 +22,13 @@ def pytest_configure(config: pytest.Config) -> None:
     everyday = "not slow" in (config.getoption("markexpr", "") or "")
     if everyday and config.getoption("--hypothesis-profile", None) is None:
         settings.load_profile("everyday")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (the modules, the test items) lives to the end of the run: kept
+    out of the collector's sweeps, which then look at what the tests make alone."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
