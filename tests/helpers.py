@@ -86,6 +86,15 @@ def main(*args, env: dict[str, str] | None = None) -> subprocess.CompletedProces
     return subprocess.CompletedProcess(["meeple", *argv], code, out.getvalue(), err.getvalue())
 
 
+def examples(whole: int) -> int:
+    """How many examples a hypothesis test that asks for ``whole`` tries: all of them in the
+    whole run, fewer as the loaded profile asks fewer than hypothesis's 100 (the everyday
+    run's, ``tests/conftest.py``), never under 10."""
+    from hypothesis import settings
+
+    return max(10, whole * settings().max_examples // 100)
+
+
 def interruptible() -> None:
     """For ``subprocess.Popen(preexec_fn=...)`` of a process a test sends Ctrl-C (SIGINT):
     SIGINT back to its default in the child, even where the tests themselves were started

@@ -26,6 +26,8 @@ from meeple.events.parcel import (
     wrap,
 )
 
+from helpers import examples
+
 GAME_LOG = Path(__file__).parents[1] / "fixtures" / "random_2p_seed_0.jsonl"
 LOG_LINES = GAME_LOG.read_bytes().split(b"\n")[:-1]
 GAME_ID = "0123456789abcdef0123456789abcdef"
@@ -136,7 +138,7 @@ parcels = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(parcels)
 def test_round_trip(parcel):
     text = wrap(parcel)
@@ -204,7 +206,7 @@ DAMAGES = st.sampled_from([
 ])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(parcels, st.lists(DAMAGES, max_size=4), st.sampled_from(["\n", "\r\n", "\r"]))
 def test_survives_damage_upon_damage(parcel, damages, line_end):
     text = wrap(parcel)

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from meeple.events import signing
 from meeple.events.signing import BadSignature, KeyProblem, PublicKey
 
+from helpers import examples
+
 SSH_KEYGEN = shutil.which("ssh-keygen")
 needs_ssh_keygen = pytest.mark.skipif(SSH_KEYGEN is None,
                                       reason="ssh-keygen (Debian's openssh-client) is absent")
@@ -347,7 +349,7 @@ _SIGNER = signing.Signer(Ed25519PrivateKey.from_private_bytes(bytes(32)))
 _GOOD_BLOB = base64.b64decode(_SIGNER.sign(MESSAGE))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.binary(max_size=300) | st.builds(
     lambda at, data, cut: (_GOOD_BLOB[:at] + data + _GOOD_BLOB[at + len(data):])[:cut],
     st.integers(0, len(_GOOD_BLOB)), st.binary(min_size=1, max_size=8),
@@ -366,7 +368,7 @@ def test_any_blob_is_a_good_signature_or_refused_as_bad(blob):
         pass
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 400), st.binary(min_size=1, max_size=4), st.integers(0, 420))
 def test_a_damaged_private_key_file_is_refused_as_a_key_problem(at, data, cut):
     import tempfile

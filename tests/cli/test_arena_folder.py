@@ -15,9 +15,9 @@ from helpers import fail, run_json
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory):
-    """A finished arena of greedy and random, 4 games."""
+    """A finished arena of greedy-v1 and random (the quickest bots), 4 games."""
     out = tmp_path_factory.mktemp("arena") / "a"
-    run_json("arena", "--bots", "greedy,random", "--games", "4", "--seed", "h", "--out", out,
+    run_json("arena", "--bots", "greedy-v1,random", "--games", "4", "--seed", "h", "--out", out,
              "--jobs", "1")
     return out
 
@@ -153,7 +153,7 @@ def test_nothing_is_written_through_a_link_in_the_folder(arena, tmp_path):
 def test_a_game_of_another_arena_is_not_tallied(arena, tmp_path):
     out = copy_of(arena, tmp_path)
     other = tmp_path / "other"
-    run_json("arena", "--bots", "greedy,random", "--games", "2", "--seed", "x", "--out", other,
+    run_json("arena", "--bots", "greedy-v1,random", "--games", "2", "--seed", "x", "--out", other,
              "--jobs", "1")
     log = (other / "arena-x-0.jsonl").read_bytes()
     (out / "arena-h-0.jsonl").write_bytes(log)

@@ -123,14 +123,15 @@ def test_every_seating_gives_every_bot_every_seat_whatever_the_order(count):
 
 def test_an_arena_of_three_plays_every_seating_and_its_summary_is_recomputed(tmp_path):
     out = tmp_path / "a"
-    report = run_json("arena", "--bots", "greedy,random,mcts:10", "--games", "5", "--seed",
+    # (the quickest bots: what is tested is the seatings and the tally, not how they play)
+    report = run_json("arena", "--bots", "greedy-v1,random,mcts-v1:1", "--games", "5", "--seed",
                       "e", "--out", out, "--jobs", "1", "--edition", "classic")
     assert len(report["games"]) == 6
     assert {tuple(g["seats"]) for g in report["games"]} == \
-        set(itertools.permutations(["greedy", "random", "mcts:10"]))
+        set(itertools.permutations(["greedy-v1", "random", "mcts-v1:1"]))
     written = json.loads((out / "summary.json").read_text())
     assert written == report["summary"]
-    assert {row["bot"] for row in written["bots"]} == {"greedy", "random", "mcts:10"}
+    assert {row["bot"] for row in written["bots"]} == {"greedy-v1", "random", "mcts-v1:1"}
     assert sum(row["elo"] for row in written["bots"]) == pytest.approx(0, abs=0.2)
     (out / "summary.json").unlink()
     again = run_json("arena", "--resume", out, "--jobs", "1")
@@ -140,7 +141,7 @@ def test_an_arena_of_three_plays_every_seating_and_its_summary_is_recomputed(tmp
 
 def test_resume_plays_only_the_games_missing_and_tallies_them_all(tmp_path):
     out = tmp_path / "r"
-    first = run_json("arena", "--bots", "greedy,random", "--games", "6", "--seed", "r",
+    first = run_json("arena", "--bots", "greedy-v1,random", "--games", "6", "--seed", "r",
                      "--out", out, "--jobs", "1")
     kept = (out / "arena-r-1.jsonl").read_bytes()
     (out / "arena-r-4.jsonl").unlink()
@@ -156,7 +157,8 @@ def test_resume_plays_only_the_games_missing_and_tallies_them_all(tmp_path):
 
 def test_a_ladder_rates_every_bot_from_every_two_in_both_seatings(tmp_path):
     out = tmp_path / "l"
-    report = run_json("arena", "--ladder", "--bots", "random,greedy,mcts:10,mcts:11",
+    # (two specs of one bot among them: a ladder tells them apart by their specs)
+    report = run_json("arena", "--ladder", "--bots", "random,greedy-v1,mcts-v1:1,mcts-v1:2",
                       "--games", "12", "--seed", "l", "--out", out, "--jobs", "1")
     games = report["games"]
     assert len(games) == 12 and all(len(g["seats"]) == 2 for g in games)

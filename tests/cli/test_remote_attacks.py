@@ -298,3 +298,20 @@ def test_a_seat_named_after_another_colour_does_not_take_that_colours_key(tmp_pa
            "alice,bob", "--remote", "--key", alice / "key",
            "--seat-key", f"red={alice / 'key.pub'}", "--seat-key", f"black={bob / 'key.pub'}")
     meeple(alice, "check", other, "--keys", named)
+
+
+def test_signatures_writes_what_openssh_alone_verifies(table):
+    """Every line a seat signed, as its message and signature, with a line of
+    `ssh-keygen -Y verify` each that passes with OpenSSH alone; a changed message fails it."""
+    alice, root = table["alice"], table["root"]
+    out = root / "sigs"
+    lines = meeple(alice, "signatures", alice / "g.jsonl", "--out", out).stdout.splitlines()
+    assert len(lines) == len((alice / "g.jsonl").read_bytes().splitlines())
+    for line in lines:
+        done = subprocess.run(line, shell=True, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, (line, done.stdout, done.stderr)
+    message = out / f"{len(lines) - 1:05d}.msg"
+    assert f"< {message}" in lines[-1]
+    message.write_bytes(message.read_bytes().replace(b'"seq":', b'"seq": '))
+    done = subprocess.run(lines[-1], shell=True, capture_output=True, text=True, check=False)
+    assert done.returncode != 0, done.stdout

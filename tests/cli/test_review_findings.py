@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -69,9 +70,8 @@ def test_pictures_and_boards_of_a_game_too_long_to_draw_are_refused_at_a_bound(t
     import meeple.cli.pictures.viewer as viewer
     import meeple.cli.report as report
 
-    game = tmp_path / "g.jsonl"
-    run("new", game, "--players", "red,black", "--seed", "2")
-    run("autoplay", game, "--to-end")
+    game = tmp_path / "g.jsonl"  # a whole game, as recorded
+    shutil.copy(Path(__file__).parents[2] / "fixtures" / "random_2p_seed_2.jsonl", game)
     monkeypatch.setattr(viewer, "PAGE_BUDGET", 1000)
     monkeypatch.setattr(report, "SHOW_BUDGET", 1000)
     assert "too long for one replay page" in fail("export", game, "--html", tmp_path / "g.html")

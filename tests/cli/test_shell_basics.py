@@ -45,6 +45,15 @@ def test_the_demo_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_demo_refuses_an_unknown_colour_before_it_plays(tmp_path, monkeypatch):
+    """The demo's options are read before its game is played (the game itself: slow, above)."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert "unknown colour 'pink'" in fail("demo", "--players", "pink", code=1)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_status_names_the_editions_figures_and_the_tiles_left_by_type(tmp_path):
     classic_game, star_wars = tmp_path / "c.jsonl", tmp_path / "s.jsonl"
     run("new", classic_game, "--players", "red,blue", "--edition", "classic", "--seed", "2")

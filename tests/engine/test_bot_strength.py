@@ -30,6 +30,7 @@ def _digest(game: Game) -> str:
     ("classic", "6608e0a53060cc3a6dc6e74597070d4682d4f728821721106e661b109a5346f9"),
     ("star-wars", "c24ae945572aeb81f4a70a810d1f97c4a248e7645174badf5bfbcf233a39f88d"),
 ])
+@pytest.mark.slow  # whole games of the bots
 def test_the_bots_of_meeple_1_play_the_games_they_played(edition, digest):
     # (the digests of these games as the first mcts:25 and greedy played them, at c2facb3)
     game = Game.new(PLAYERS[edition], edition, seed="pin-v1")
@@ -47,6 +48,7 @@ def test_the_same_seed_plays_the_same_game_byte_for_byte(edition):
     assert one.turn > 12 and _digest(one) == _digest(two)
 
 
+@pytest.mark.slow  # whole games of the bots
 def test_greedy_holds_open_realms_and_farms_where_greedy_v1_never_does():
     held = {}
     for spec in ("greedy", "greedy-v1"):
@@ -56,6 +58,7 @@ def test_greedy_holds_open_realms_and_farms_where_greedy_v1_never_does():
     assert held["greedy-v1"] == 0 < held["greedy"]
 
 
+@pytest.mark.slow  # whole games of the bots
 @pytest.mark.parametrize("edition", SETS)
 def test_greedy_beats_greedy_v1_in_both_seats(edition):
     for specs, mine in ((["greedy", "greedy-v1"], 0), (["greedy-v1", "greedy"], 1)):

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from meeple.events import signing
 from meeple.events.signing import KeyProblem, PublicKey, allows, parse_allowed_signers
 
+from helpers import examples
+
 RED = PublicKey(bytes(range(32)))
 BLACK = PublicKey(bytes(range(1, 33)))
 RSA_LINE = "ssh-rsa " + base64.b64encode(b"\0\0\0\x07ssh-rsa\0\0\0\x01\x03").decode()
@@ -150,7 +152,7 @@ def test_allows_decides_as_ssh_keygen_does(tmp_path, line, principal):
     assert allows(found, principal, signer.public) == (verified.returncode == 0), verified
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.sampled_from(
     ["red@game", "*", "!x", '"q q"', 'namespaces="meeple"', "cert-authority", ",", '"', "=",
      'valid-after="20200101"', "ssh-ed25519", "ssh-rsa", RED.openssh.split()[1], "AAAA", "#",
