@@ -254,11 +254,12 @@ def _revealed_seed(first: GameStarted, events: list[Event]) -> tuple[str | None,
 
 
 def _rule_of(expected: Event, event: Event, state: GameState) -> str | None:
-    """The rule a consequence breaks that differs from ``expected``: for the end of the game
-    the rule of its winners; a draw not the seed's, the rule of drawing the top tile of the
-    pile (SW-3.1); a side rolling another number of dice, the rule of the dice a side rolls
-    (SW-5.2); other dice than the seed's, the rule that dice come from the seed (SW-5.6);
-    else the rule the consequence names."""
+    """The rule a consequence breaks that differs from ``expected``, by the edition's roles:
+    for the end of the game the rule of its winners (``winners``); a draw not the seed's,
+    the rule of drawing the top tile of the pile (``draw``); a side rolling another number
+    of dice, the rule of the dice a side rolls (``contest``); other dice than the seed's,
+    the rule that chance comes from the seed (``chance``); else the rule the consequence
+    names."""
     if isinstance(expected, GameEnded):
         return state.rule("winners")
     if isinstance(expected, DiceRolled) and isinstance(event, DiceRolled) and \

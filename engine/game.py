@@ -303,8 +303,8 @@ class Game:
         return legal_moves(self._state)
 
     def take_back_options(self) -> list[Spot]:
-        """Where the player may take a figure back, where the edition allows it (the
-        classic game's La Fiesta, for example)."""
+        """Where the player may take a figure back, where the edition allows it (an
+        expansion's festival tile, for example)."""
         return followers_to_take_back(self._state)
 
     def parse(self, text: str) -> list[Command]:

@@ -221,7 +221,7 @@ class TileSet(msgspec.Struct):
     @property
     def name(self) -> str:
         """The set's name as shown: a bundled name on other content reads as a modified copy
-        (``star-wars (modified, sha256 1a2b3c4d5e6f)``)."""
+        (``NAME (modified, sha256 1a2b3c4d5e6f)``)."""
         name = self.definition.name
         bundled = pinned_sha256(name)
         if bundled is not None and bundled != self.sha256:
