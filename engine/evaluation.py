@@ -80,28 +80,26 @@ def leaf_value(state: GameState) -> dict[str, float]:
     field, centre = vocabulary.field, vocabulary.centre
     edition = state.edition
     turns = state.left / max(1, len(state.players))
-    fits: set[int] | None = None
+    dead_cells: set[tuple[int, int]] | None = None
     for root in held_roots(state):
         realm: Realm = data[root]
         paid = realm.paid or ()
         if realm.kind == centre:
             (x, y), = realm.tiles
             missing = 8 - neighbours_placed(state, x, y)
-            cells = [cell for cell in around(x, y) if cell not in state.board]
         elif realm.kind == field:
-            missing, cells = -1, []
+            missing = -1
         else:
             missing = realm.open
-            cells = _open_cells(state, realm, root) if missing else []
         payment = final_payment(state, realm)
         end = payment.points if payment is not None else 0
         if missing < 0:
             worth = float(end)
         else:
-            if fits is None:
-                fits = _fitting_needs(state)
-            frontier = state.frontier
-            dead = any(frontier.get(cell) not in fits for cell in cells)
+            if dead_cells is None:
+                dead_cells = _dead_cells(state)
+            dead = bool(dead_cells) and missing > 0 and _faces_dead(state, realm, root,
+                                                                     dead_cells)
             chance = 0.0 if dead else completion_chance(missing, turns)
             worth = chance * edition.completed_points(realm)[0] + (1 - chance) * end
         for side in scorers(state, realm):
@@ -110,14 +108,30 @@ def leaf_value(state: GameState) -> dict[str, float]:
     return scores
 
 
-def _fitting_needs(state: GameState) -> set[int]:
-    """The frontier needs some tile still to draw fits."""
+def _dead_cells(state: GameState) -> set[tuple[int, int]]:
+    """The frontier cells that no tile still to draw fits (the frontier's groups by need: a
+    need is dead once every tile type left lacks it)."""
+    pending = set(state.groups)
     types = state.tileset.types
-    needs: set[int] = set()
     for name, count in state.remaining.items():
+        if not pending:
+            return set()
         if count:
-            needs.update(types[name].fitting)
-    return needs
+            fitting = types[name].fitting
+            pending = {need for need in pending if need not in fitting}
+    groups = state.groups
+    return {cell for need in pending for cell in groups[need]}
+
+
+def _faces_dead(state: GameState, realm: Realm, root: int,
+                dead_cells: set[tuple[int, int]]) -> bool:
+    """Whether an open end of the realm (an empty cell around a centre feature) is a dead
+    cell. An empty cell around a centre feature that is not on the frontier yet (a diagonal
+    neighbour) takes a need only once a tile is beside it: it is not dead."""
+    if realm.kind == state.tileset.vocabulary.centre:
+        (x, y), = realm.tiles
+        return any(cell in dead_cells for cell in around(x, y))
+    return any(cell in dead_cells for cell in _open_cells(state, realm, root))
 
 
 def _open_cells(state: GameState, realm: Realm, root: int) -> list[tuple[int, int]]:
