@@ -11,7 +11,12 @@ its figures in reserve at their worth.
 its completed points times the chance that it is completed, and its end-of-game points
 otherwise. The chance falls with the ends still open and with the turns its holders have
 left (``completion_chance``); a realm that cannot be completed (an open end, or a missing
-neighbour of a centre feature, where no tile left fits: a dead feature) has none.
+neighbour of a centre feature, where no tile left fits: a dead feature) has none. Figures in
+reserve count ``LEAF_RESERVE`` times their worth.
+
+The two constants, ``MISSING_WEIGHT`` and ``LEAF_RESERVE``, were fitted by self-play: a
+one-step bot valuing positions with ``leaf_value`` and candidate constants against the fixed
+``greedy`` (docs/bots.md, "Fitting the leaf value").
 """
 
 from __future__ import annotations
@@ -21,6 +26,12 @@ from meeple.engine.geometry import SIDE_STEPS, around
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import final_payment, held_roots, projected, scorers
 from meeple.engine.state import GameState
+
+#: how many turns of its holders each missing piece of a realm costs, in the completion
+#: chance (``completion_chance``)
+MISSING_WEIGHT = 6.0
+#: the weight of figures in reserve in a leaf value, times ``reserve_points``
+LEAF_RESERVE = 1.5
 
 
 def reserve_points(state: GameState) -> dict[str, float]:
@@ -53,19 +64,19 @@ def held_value(state: GameState) -> dict[str, float]:
     return {side: points + reserve[side] for side, points in projected(state).items()}
 
 
-def completion_chance(missing: int, turns: float) -> float:
+def completion_chance(missing: int, turns: float, weight: float = MISSING_WEIGHT) -> float:
     """A rough chance that a realm with ``missing`` pieces (open ends, or empty cells around
     a centre feature) is completed in the ``turns`` its holders have left: ``turns / (turns +
-    missing)`` while each piece has a turn, else 0.
+    weight * missing)`` while each piece has a turn, else 0.
 
-    >>> completion_chance(2, 18.0), completion_chance(3, 2.0), completion_chance(0, 0.0)
+    >>> completion_chance(2, 18.0, 1.0), completion_chance(3, 2.0), completion_chance(0, 0.0)
     (0.9, 0.0, 1.0)
     """
     if missing <= 0:
         return 1.0
     if missing > turns:
         return 0.0
-    return turns / (turns + missing)
+    return turns / (turns + weight * missing)
 
 
 def leaf_value(state: GameState) -> dict[str, float]:
@@ -73,7 +84,7 @@ def leaf_value(state: GameState) -> dict[str, float]:
     scores: dict[str, float] = {side: float(points) for side, points in state.scores.items()}
     reserve = reserve_points(state)
     for side, points in reserve.items():
-        scores[side] += points
+        scores[side] += LEAF_RESERVE * points
     realms = state.realms
     data = realms.data
     vocabulary = state.tileset.vocabulary

@@ -5,7 +5,7 @@ realm is dead (no chance) only where an open end faces a cell no tile left fits.
 import pytest
 
 from meeple.engine import Game, evaluation, greedy_move
-from meeple.engine.evaluation import completion_chance, leaf_value, reserve_points
+from meeple.engine.evaluation import LEAF_RESERVE, completion_chance, leaf_value, reserve_points
 from meeple.engine.geometry import around
 from meeple.engine.scoring import final_payment, held_roots, scorers
 
@@ -41,5 +41,6 @@ def test_a_cloister_with_an_empty_diagonal_off_the_frontier_may_still_be_complet
     assert completed > end
     (side,) = scorers(state, realm)
     monkeypatch.setattr(evaluation, "held_roots", lambda _: [root])  # value this realm only
-    worth = leaf_value(state)[side] - state.scores[side] - reserve_points(state)[side]
+    reserve = LEAF_RESERVE * reserve_points(state)[side]
+    worth = leaf_value(state)[side] - state.scores[side] - reserve
     assert worth == pytest.approx(chance * completed + (1 - chance) * end)
