@@ -29,7 +29,7 @@ from meeple.engine.state import GameState
 
 #: how many turns of its holders each missing piece of a realm costs, in the completion
 #: chance (``completion_chance``)
-MISSING_WEIGHT = 6.0
+MISSING_WEIGHT = 3.0
 #: the weight of figures in reserve in a leaf value, times ``reserve_points``
 LEAF_RESERVE = 1.5
 

@@ -75,7 +75,7 @@ class Settings(NamedTuple):
 #: the first search (``mcts-v1``)
 V1 = Settings(ROLLOUT_TURNS, projected, early_stop=False)
 #: the search of ``mcts``
-V2 = Settings(2, leaf_value, early_stop=True, prior_visits=10, widest=10)
+V2 = Settings(2, leaf_value, early_stop=True, prior_visits=10, widest=10, prior_value=leaf_value)
 #: how often (in iterations) a search asks whether it may stop early
 CHECK_EVERY = 8
 
