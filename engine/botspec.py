@@ -15,7 +15,7 @@ from meeple.engine.errors import InvalidCommand
 #: every bot a spec may name
 BOT_NAMES = ("random", "greedy", "greedy-v1", "mcts", "mcts-v1")
 #: the bots that take a budget, with their iterations a move without one
-SEARCHES = {"mcts": 1000, "mcts-v1": 1000}
+SEARCHES = {"mcts": 1200, "mcts-v1": 1000}
 #: iterations a move of ``mcts`` without a budget, and the most a spec may ask for
 MCTS_ITERATIONS = SEARCHES["mcts"]
 MAX_ITERATIONS = 200_000

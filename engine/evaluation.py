@@ -11,7 +11,12 @@ its figures in reserve at their worth.
 its completed points times the chance that it is completed, and its end-of-game points
 otherwise. The chance falls with the ends still open and with the turns its holders have
 left (``completion_chance``); a realm that cannot be completed (an open end, or a missing
-neighbour of a centre feature, where no tile left fits: a dead feature) has none.
+neighbour of a centre feature, where no tile left fits: a dead feature) has none. Figures in
+reserve count ``LEAF_RESERVE`` times their worth.
+
+The two constants, ``MISSING_WEIGHT`` and ``LEAF_RESERVE``, were fitted by self-play: a
+one-step bot valuing positions with ``leaf_value`` and candidate constants against the fixed
+``greedy`` (docs/bots.md, "Fitting the leaf value").
 """
 
 from __future__ import annotations
@@ -21,6 +26,12 @@ from meeple.engine.geometry import SIDE_STEPS, around
 from meeple.engine.realms import Realm
 from meeple.engine.scoring import final_payment, held_roots, projected, scorers
 from meeple.engine.state import GameState
+
+#: how many turns of its holders each missing piece of a realm costs, in the completion
+#: chance (``completion_chance``)
+MISSING_WEIGHT = 3.0
+#: the weight of figures in reserve in a leaf value, times ``reserve_points``
+LEAF_RESERVE = 1.5
 
 
 def reserve_points(state: GameState) -> dict[str, float]:
@@ -53,19 +64,19 @@ def held_value(state: GameState) -> dict[str, float]:
     return {side: points + reserve[side] for side, points in projected(state).items()}
 
 
-def completion_chance(missing: int, turns: float) -> float:
+def completion_chance(missing: int, turns: float, weight: float = MISSING_WEIGHT) -> float:
     """A rough chance that a realm with ``missing`` pieces (open ends, or empty cells around
     a centre feature) is completed in the ``turns`` its holders have left: ``turns / (turns +
-    missing)`` while each piece has a turn, else 0.
+    weight * missing)`` while each piece has a turn, else 0.
 
-    >>> completion_chance(2, 18.0), completion_chance(3, 2.0), completion_chance(0, 0.0)
+    >>> completion_chance(2, 18.0, 1.0), completion_chance(3, 2.0), completion_chance(0, 0.0)
     (0.9, 0.0, 1.0)
     """
     if missing <= 0:
         return 1.0
     if missing > turns:
         return 0.0
-    return turns / (turns + missing)
+    return turns / (turns + weight * missing)
 
 
 def leaf_value(state: GameState) -> dict[str, float]:
@@ -73,35 +84,33 @@ def leaf_value(state: GameState) -> dict[str, float]:
     scores: dict[str, float] = {side: float(points) for side, points in state.scores.items()}
     reserve = reserve_points(state)
     for side, points in reserve.items():
-        scores[side] += points
+        scores[side] += LEAF_RESERVE * points
     realms = state.realms
     data = realms.data
     vocabulary = state.tileset.vocabulary
     field, centre = vocabulary.field, vocabulary.centre
     edition = state.edition
     turns = state.left / max(1, len(state.players))
-    fits: set[int] | None = None
+    dead_cells: set[tuple[int, int]] | None = None
     for root in held_roots(state):
         realm: Realm = data[root]
         paid = realm.paid or ()
         if realm.kind == centre:
             (x, y), = realm.tiles
             missing = 8 - neighbours_placed(state, x, y)
-            cells = [cell for cell in around(x, y) if cell not in state.board]
         elif realm.kind == field:
-            missing, cells = -1, []
+            missing = -1
         else:
             missing = realm.open
-            cells = _open_cells(state, realm, root) if missing else []
         payment = final_payment(state, realm)
         end = payment.points if payment is not None else 0
         if missing < 0:
             worth = float(end)
         else:
-            if fits is None:
-                fits = _fitting_needs(state)
-            frontier = state.frontier
-            dead = any(frontier.get(cell) not in fits for cell in cells)
+            if dead_cells is None:
+                dead_cells = _dead_cells(state)
+            dead = bool(dead_cells) and missing > 0 and _faces_dead(state, realm, root,
+                                                                     dead_cells)
             chance = 0.0 if dead else completion_chance(missing, turns)
             worth = chance * edition.completed_points(realm)[0] + (1 - chance) * end
         for side in scorers(state, realm):
@@ -110,14 +119,30 @@ def leaf_value(state: GameState) -> dict[str, float]:
     return scores
 
 
-def _fitting_needs(state: GameState) -> set[int]:
-    """The frontier needs some tile still to draw fits."""
+def _dead_cells(state: GameState) -> set[tuple[int, int]]:
+    """The frontier cells that no tile still to draw fits (the frontier's groups by need: a
+    need is dead once every tile type left lacks it)."""
+    pending = set(state.groups)
     types = state.tileset.types
-    needs: set[int] = set()
     for name, count in state.remaining.items():
+        if not pending:
+            return set()
         if count:
-            needs.update(types[name].fitting)
-    return needs
+            fitting = types[name].fitting
+            pending = {need for need in pending if need not in fitting}
+    groups = state.groups
+    return {cell for need in pending for cell in groups[need]}
+
+
+def _faces_dead(state: GameState, realm: Realm, root: int,
+                dead_cells: set[tuple[int, int]]) -> bool:
+    """Whether an open end of the realm (an empty cell around a centre feature) is a dead
+    cell. An empty cell around a centre feature that is not on the frontier yet (a diagonal
+    neighbour) takes a need only once a tile is beside it: it is not dead."""
+    if realm.kind == state.tileset.vocabulary.centre:
+        (x, y), = realm.tiles
+        return any(cell in dead_cells for cell in around(x, y))
+    return any(cell in dead_cells for cell in _open_cells(state, realm, root))
 
 
 def _open_cells(state: GameState, realm: Realm, root: int) -> list[tuple[int, int]]:

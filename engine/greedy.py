@@ -13,6 +13,7 @@ identically.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 
 from meeple.engine import chance
 from meeple.engine.applying import apply_unrecorded
@@ -22,6 +23,8 @@ from meeple.engine.evaluation import held_value
 from meeple.engine.flow import awaiting, consequence
 from meeple.engine.moves import move_options
 from meeple.engine.state import GameState
+
+Evaluate = Callable[[GameState], Mapping[str, float]]
 
 #: values closer than this count as equal (they are sums of a few fractions)
 TIE = 1e-9
@@ -33,20 +36,20 @@ def _certain(state: GameState) -> None:
         apply_unrecorded(state, event)
 
 
-def _difference(state: GameState, side: str) -> float:
-    values = held_value(state)
+def _difference(state: GameState, side: str, evaluate: Evaluate = held_value) -> float:
+    values = evaluate(state)
     others = max((v for s, v in values.items() if s != side), default=values[side])
     return values[side] - others
 
 
-def _best_step(state: GameState, side: str) -> float:
+def _best_step(state: GameState, side: str, evaluate: Evaluate) -> float:
     """The best value difference of the figure steps of a detached state waiting for one."""
     best = float("-inf")
     for option in move_options(state):
         after = state.copy()
         play_move(after, option)
         _certain(after)
-        best = max(best, _difference(after, side))
+        best = max(best, _difference(after, side, evaluate))
     return best
 
 
@@ -55,9 +58,11 @@ def _pick(state: GameState, what: str, n: int) -> int:
                               state.next_seq, n)
 
 
-def one_step_values(state: GameState, options: list[Command]) -> list[float]:
+def one_step_values(state: GameState, options: list[Command],
+                    evaluate: Evaluate = held_value) -> list[float]:
     """The one-step value difference of each of ``options`` for the player's side (see the
-    module): a placement's with its best figure step after it."""
+    module): a placement's with its best figure step after it. ``evaluate`` values a
+    position by side (``greedy``'s ``held_value`` unless given)."""
     side = state.side_of[state.player]
     # (a detached copy samples nothing here: it stops at the next draw or roll)
     detached = detach(state, random.Random(0))
@@ -68,9 +73,9 @@ def one_step_values(state: GameState, options: list[Command]) -> list[float]:
         play_move(after, option)
         _certain(after)
         if placing and awaiting(after) == "meeple":
-            values.append(_best_step(after, side))
+            values.append(_best_step(after, side, evaluate))
         else:
-            values.append(_difference(after, side))
+            values.append(_difference(after, side, evaluate))
     return values
 
 

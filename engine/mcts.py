@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from meeple.engine.commands import Command, PlaceTile
 from meeple.engine.detached import advance, detach, play_move, playout
-from meeple.engine.evaluation import leaf_value
+from meeple.engine.evaluation import held_value, leaf_value
 from meeple.engine.flow import awaiting
 from meeple.engine.greedy import one_step_values
 from meeple.engine.moves import move_options
@@ -66,12 +66,16 @@ class Settings(NamedTuple):
     prior_visits: int = 0
     #: and only the placements of the best one-step values are searched, at most this many
     widest: int = 0
+    #: the exploration constant of UCT
+    exploration: float = EXPLORATION
+    #: the value of a position the prior's one step ahead is measured by
+    prior_value: Callable[[GameState], Mapping[str, float]] = held_value
 
 
 #: the first search (``mcts-v1``)
 V1 = Settings(ROLLOUT_TURNS, projected, early_stop=False)
 #: the search of ``mcts``
-V2 = Settings(2, leaf_value, early_stop=True, prior_visits=10, widest=10)
+V2 = Settings(2, leaf_value, early_stop=True, prior_visits=10, widest=10, prior_value=leaf_value)
 #: how often (in iterations) a search asks whether it may stop early
 CHECK_EVERY = 8
 
@@ -89,7 +93,7 @@ class _Node:
         self.children: list[dict[tuple, _Node]] = [{} for _ in self.moves]
         self.seen = 0
 
-    def choose(self, rng: random.Random) -> int:
+    def choose(self, rng: random.Random, exploration: float = EXPLORATION) -> int:
         """UCT: an untried move first (at random), else the best upper bound."""
         untried = [i for i, n in enumerate(self.visits) if not n]
         if untried:
@@ -97,7 +101,7 @@ class _Node:
         log_seen = math.log(self.seen)
         best, best_value = 0, -1.0
         for i, (n, total) in enumerate(zip(self.visits, self.totals, strict=True)):
-            value = total / n + EXPLORATION * math.sqrt(log_seen / n)
+            value = total / n + exploration * math.sqrt(log_seen / n)
             if value > best_value:
                 best, best_value = i, value
         return best
@@ -175,7 +179,7 @@ def _seed_root(root: _Node, state: GameState, settings: Settings) -> None:
     """Progressive bias from one step ahead: every move starts with ``prior_visits`` visits
     of the reward of its one-step value difference, and a placement root keeps only its
     ``widest`` best placements (in their order among the moves)."""
-    values = one_step_values(state, root.moves)
+    values = one_step_values(state, root.moves, settings.prior_value)
     keep = sorted(range(len(values)), key=lambda i: (-values[i], i))
     if settings.widest and isinstance(root.moves[0], PlaceTile):
         keep = keep[:settings.widest]
@@ -209,7 +213,7 @@ def _iterate(root: _Node, position: GameState, rng: random.Random, settings: Set
     path: list[tuple[_Node, int]] = []
     node: _Node | None = root
     while node is not None:
-        move = node.choose(rng)
+        move = node.choose(rng, settings.exploration)
         path.append((node, move))
         play_move(state, node.moves[move])
         advance(state, rng)
