@@ -16,7 +16,7 @@ reserve count ``LEAF_RESERVE`` times their worth.
 
 The two constants, ``MISSING_WEIGHT`` and ``LEAF_RESERVE``, were fitted by self-play: a
 one-step bot valuing positions with ``leaf_value`` and candidate constants against the fixed
-``greedy`` (docs/bots.md, "Fitting the leaf value").
+``greedy`` (docs/bots.md, "Fitting the leaf value by self-play").
 """
 
 from __future__ import annotations
