@@ -137,14 +137,24 @@ def push(path: str, url: str) -> int:
     new = mine.raw[seq + 1:]
     if not new:
         return 0
+    answer = _post_lines(url, game, seq, held["head"], new)
+    _keep_receipts(path, url, answer, game, seq + 1, new)
+    return len(new)
+
+
+def _post_lines(url: str, game: str, seq: int, head: str, new: list[bytes],
+                then: str = "") -> dict:
+    """Give the relay ``new`` after its line ``seq`` (hash ``head``); its answer.
+
+    :raises Failure: the relay refuses them, its reason and ``then`` said (exit 1).
+    """
     status, answer = _call(url, "POST", f"/games/{game}/lines",
-                           json={"after": seq, "head": held["head"],
+                           json={"after": seq, "head": head,
                                  "lines": [line.decode() for line in new]})
     if status != 200:
         raise Failure(f"{url}: the relay refuses the lines: {answer.get('error')} "
-                      f"({answer.get('kind')})", 1)
-    _keep_receipts(path, url, answer, game, seq + 1, new)
-    return len(new)
+                      f"({answer.get('kind')}){then}", 1)
+    return answer
 
 
 def send_first(path: str, url: str, new: list[bytes]) -> Callable[[], None]:
@@ -164,12 +174,7 @@ def send_first(path: str, url: str, new: list[bytes]) -> Callable[[], None]:
         raise Failure(f"{url}: the relay's copy is not this one (its head "
                       f"{str(held.get('head'))[:12]} after line {held.get('seq')}): nothing was "
                       f"written; `meeple receive {path} --relay {url}` first", 1)
-    status, answer = _call(url, "POST", f"/games/{game}/lines",
-                           json={"after": seq, "head": held["head"],
-                                 "lines": [line.decode() for line in new]})
-    if status != 200:
-        raise Failure(f"{url}: the relay refuses the lines: {answer.get('error')} "
-                      f"({answer.get('kind')}); nothing was written", 1)
+    answer = _post_lines(url, game, seq, held["head"], new, "; nothing was written")
     return lambda: _keep_receipts(path, url, answer, game, seq + 1, new)
 
 

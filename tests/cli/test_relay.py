@@ -184,6 +184,16 @@ def test_play_through_a_relay_waits_for_the_other_seat_then_takes_its_move(tmp_p
     assert [e.player for e in taken] == ["red", "green"], "the session took green's move"
 
 
+def _age_last_receipt(relay, game, seconds: int) -> None:
+    """The relay's receipt of the game's last line, as if it was stored ``seconds`` earlier."""
+    game_id = Game.load(game).remote.game
+    receipts = relay.data / f"{game_id}.receipts"
+    lines = receipts.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["at"] -= seconds
+    receipts.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+
+
 def test_the_relay_judges_a_timeout_claim_by_its_own_receipts(tmp_path, relay):
     alice, bob = set_up(tmp_path, relay, "classic", ["red", "green"], "--time-per-move", "1m")
     alice.meeple("receive", alice.game, "--relay", relay.url)
@@ -206,12 +216,7 @@ def test_the_relay_judges_a_timeout_claim_by_its_own_receipts(tmp_path, relay):
     refused = copy.meeple("send", copy.game, "--relay", relay.url, code=1)
     assert "comes early" in refused.stderr
     # two minutes later, by the relay's receipts
-    game_id = Game.load(alice.game).remote.game
-    receipts = relay.data / f"{game_id}.receipts"
-    lines = receipts.read_text().splitlines()
-    last = json.loads(lines[-1])
-    last["at"] -= 120
-    receipts.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+    _age_last_receipt(relay, alice.game, 120)
     ended = json.loads(alice.meeple("claim-timeout", alice.game, "--relay", relay.url,
                                     "--json").stdout)
     assert ended["forfeit"] == "green"
@@ -404,12 +409,7 @@ def test_a_claim_the_relay_refuses_is_written_nowhere(tmp_path, relay, monkeypat
     move = Game.load(alice.game).legal_moves()[0]
     alice.meeple("place", alice.game, move.x, move.y, move.rotation, "--no-meeple")
     alice.meeple("send", alice.game, "--relay", relay.url)
-    game_id = Game.load(alice.game).remote.game
-    receipts = relay.data / f"{game_id}.receipts"
-    lines = receipts.read_text().splitlines()
-    last = json.loads(lines[-1])
-    last["at"] -= 120
-    receipts.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+    _age_last_receipt(relay, alice.game, 120)
     clock = client.relay_clock
 
     def bob_moves_meanwhile(url, game, head):

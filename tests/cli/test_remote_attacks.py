@@ -27,9 +27,8 @@ def meeple(home: Path, *args: object, code: int = 0) -> subprocess.CompletedProc
     return done
 
 
-def two_players(root: Path, *options: str) -> tuple[Path, Path]:
-    """Alice (red) and Bob (black), each a folder and a key; Alice sets up a classic remote
-    game in hers with ``options``."""
+def _homes(root: Path) -> tuple[Path, Path]:
+    """Alice's and Bob's folders, each with an Ed25519 key made by ssh-keygen."""
     homes = []
     for name in ("alice", "bob"):
         home = root / name
@@ -37,7 +36,13 @@ def two_players(root: Path, *options: str) -> tuple[Path, Path]:
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(home / "key")],
                        check=True)
         homes.append(home)
-    alice, bob = homes
+    return homes[0], homes[1]
+
+
+def two_players(root: Path, *options: str) -> tuple[Path, Path]:
+    """Alice (red) and Bob (black), each a folder and a key; Alice sets up a classic remote
+    game in hers with ``options``."""
+    alice, bob = _homes(root)
     meeple(alice, "new", alice / "g.jsonl", "--edition", "classic", "--players", "red,black",
            "--remote", "--key", alice / "key", "--seat-key", f"red={alice / 'key.pub'}",
            "--seat-key", f"black={bob / 'key.pub'}", *options)
@@ -270,14 +275,7 @@ def test_joining_by_id_takes_that_game_only_and_shows_its_terms(tmp_path):
 def test_a_seat_named_after_another_colour_does_not_take_that_colours_key(tmp_path):
     """The host chose the names: seated red under the name "black", Bob's key (black's in
     allowed_signers) passed `check --keys` for the red seat."""
-    homes = []
-    for name in ("alice", "bob"):
-        home = tmp_path / name
-        home.mkdir()
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(home / "key")],
-                       check=True)
-        homes.append(home)
-    alice, bob = homes
+    alice, bob = _homes(tmp_path)
     game = bob / "g.jsonl"
     meeple(bob, "new", game, "--edition", "classic", "--players", "red,black", "--names",
            "black,red", "--remote", "--key", bob / "key",
