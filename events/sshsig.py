@@ -120,6 +120,10 @@ class PublicKey:
                              "file)")
         if len(fields) < 2 or not fields[0].isascii() or not fields[0].isprintable():
             raise KeyProblem(f"{source}: not an OpenSSH public key line 'ssh-ed25519 AAAA...'")
+        if ED25519 in fields[1:2] or (len(fields) > 2 and fields[2].startswith(ED25519 + " ")):
+            raise KeyProblem(f"{source}: options before the key ({fields[0][:40]!r}), as in "
+                             "authorized_keys: give the key's own line 'ssh-ed25519 AAAA...' "
+                             "(its .pub file)")
         if fields[0] != ED25519:
             raise another_type(source, fields[0][:64])
         try:

@@ -386,3 +386,14 @@ def test_a_damaged_private_key_file_is_refused_as_a_key_problem(at, data, cut):
             assert "\n" not in str(exc)
         else:
             assert signer.public == _SIGNER.public
+
+
+@pytest.mark.parametrize("options", ['restrict,command="x"', 'from="10.0.0.1 10.0.0.2",no-pty'])
+def test_an_authorized_keys_line_with_options_is_named_as_such(options):
+    """An authorized_keys line puts options before the key: the refusal said "an
+    restrict,command=... key" as if the options were a key type."""
+    from meeple.events.sshsig import KeyProblem, PublicKey
+
+    line = f"{options} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOr2 bob@host"
+    with pytest.raises(KeyProblem, match="options before the key .* as in authorized_keys"):
+        PublicKey.parse(line, "bob.pub")
