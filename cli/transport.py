@@ -234,32 +234,37 @@ def _fork(path: str, source: str, mine: Lines, seq: int, line: bytes | None,
     shows = ""
     if theirs is not None:
         kept = keep_other_copy(path, theirs)
-        shows = f"; their copy is kept as {kept}: `meeple check {path} {kept}` shows both"
+        shows = f"; their copy is kept as {kept}: `meeple check {path} {kept}` shows both" \
+            if kept else "; their copy could not be kept beside the log"
     return Failure(f"{source}: forks from this copy at {where}; the last common head is "
                    f"{logfile.short(common)} (after line {seq}){shows}", 1)
 
 
-def keep_other_copy(path: str, lines: list[bytes]) -> str:
+def keep_other_copy(path: str, lines: list[bytes]) -> str | None:
     """Write ``lines`` (another copy of the game at ``path``) to a new file beside it,
     ``PATH.fork-N.jsonl`` with the first N not taken (or the one that holds these lines
-    already); returns its name."""
+    already, read as any file is: a regular one, within bounds); returns its name, or None
+    where it cannot be written there."""
+    from meeple.events.files import NotReadable, read_regular
+
     data = b"".join(line + b"\n" for line in lines)
     for n in range(1, 1000):
         name = f"{path}.fork-{n}.jsonl"
         try:
-            with open(name, "rb") as kept:
-                if kept.read(len(data) + 1) == data:
-                    return name
-        except OSError:
+            if read_regular(name, len(data) + 1) == data:
+                return name
+        except (NotReadable, OSError):
             pass
         try:
             fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             continue
+        except OSError:
+            return None
         with os.fdopen(fd, "wb") as file:
             file.write(data)
         return name
-    raise Failure(f"{path}: 999 other copies are kept beside it already", 1)
+    return None
 
 
 def join(path: str, source: str, key: str) -> Game:

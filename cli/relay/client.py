@@ -220,9 +220,10 @@ def _forked(path: str, url: str, mine: list[bytes], theirs: list[bytes]) -> None
               min(len(mine), len(theirs)))
     common = line_hash(mine[at - 1])[:12] if at > 0 else "none"
     kept = keep_other_copy(path, theirs)
+    shows = f"the relay's copy is kept as {kept}: `meeple check {path} {kept}` shows both" \
+        if kept else "the relay's copy could not be kept beside the log"
     raise Failure(f"{url}: the relay's copy forks from this copy at line {at + 1}; the last "
-                  f"common head is {common} (after line {at}); the relay's copy is kept as "
-                  f"{kept}: `meeple check {path} {kept}` shows both", 1)
+                  f"common head is {common} (after line {at}); {shows}", 1)
 
 
 def _keep_receipts(path: str, url: str, answer: dict, game: str, first_seq: int,

@@ -313,3 +313,23 @@ def test_signatures_writes_what_openssh_alone_verifies(table):
     message.write_bytes(message.read_bytes().replace(b'"seq":', b'"seq": '))
     done = subprocess.run(lines[-1], shell=True, capture_output=True, text=True, check=False)
     assert done.returncode != 0, done.stdout
+
+
+def test_the_other_copy_of_a_fork_is_never_read_from_a_fifo_or_written_over_a_file(tmp_path):
+    """A FIFO in the place of a kept copy would have blocked the reading of it (it is skipped),
+    and a file there already is never written over (the next name is taken)."""
+    import signal
+
+    from meeple.cli.transport import keep_other_copy
+
+    game = str(tmp_path / "g.jsonl")
+    os.mkfifo(f"{game}.fork-1.jsonl")
+    Path(f"{game}.fork-2.jsonl").write_bytes(b"someone's file\n")
+    signal.alarm(10)
+    try:
+        kept = keep_other_copy(game, [b"a", b"b"])
+    finally:
+        signal.alarm(0)
+    assert kept == f"{game}.fork-3.jsonl" and Path(kept).read_bytes() == b"a\nb\n"
+    assert Path(f"{game}.fork-2.jsonl").read_bytes() == b"someone's file\n"
+    assert keep_other_copy(game, [b"a", b"b"]) == kept  # the same copy, kept once
