@@ -78,7 +78,9 @@ def _call(url: str, method: str, where: str, **kwargs) -> tuple[int, dict]:
                       f"{status})", 3) from None
     except (msgspec.DecodeError, RecursionError):
         raise Failure(f"{url}: the relay's answer is not JSON (status {status})", 3) from None
-    return status, msgspec.structs.asdict(document)
+    # (the fields the answer did not hold are left out, as they were, so that ``get`` with a
+    # default still says what is missing)
+    return status, {k: v for k, v in msgspec.structs.asdict(document).items() if v is not None}
 
 
 def public_games(url: str) -> list:

@@ -312,3 +312,33 @@ def test_a_relay_answer_too_deep_or_too_large_is_refused_in_one_line(tmp_path, r
     double.raw = [b'{"lines": ["' + b"x" * (1 << 20)] + [b"x" * (1 << 20)] * 140
     said, _ = receive_from(snapshot, cases, "huge", double.url, 3)
     assert "over" in said and "bytes" in said, said
+
+
+def test_an_answer_without_the_fields_meeple_reads_says_what_it_lacks(tmp_path):
+    """A relay's answer decoded into the fields meeple reads keeps out the fields it did not
+    hold: an error answer with no `error` says its status, not "None"."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    from meeple.cli.relay.client import fetch
+    from meeple.cli.store import Failure
+
+    class Bare(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(503)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"other": [[1, 2]]}')
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Bare)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}"
+        with pytest.raises(Failure) as refused:
+            fetch(url, "0" * 32)
+        assert refused.value.message == f"{url}: status 503"
+    finally:
+        server.shutdown()
