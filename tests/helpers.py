@@ -31,6 +31,7 @@ from scenarios import (  # noqa: F401  (tests import the shared sets from here)
     bundled,
     classic,
     mini_set,
+    one_of_each,
     rechain,
     setup,
 )
@@ -193,6 +194,13 @@ class Table:
 
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
+
+
+def short_set_file(folder: Path, edition: str) -> Path:
+    """``one_of_each(edition)`` written as a tile set file in ``folder`` (for ``--tileset``)."""
+    path = folder / f"{edition}-one-of-each.json"
+    path.write_bytes(msgspec.json.encode(one_of_each(edition)))
+    return path
 
 
 def route_battle(players=("red", "white")) -> Table:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from meeple.engine import Game
 
-from helpers import main
+from helpers import main, short_set_file
 
 MEEPLE = str(Path(sys.executable).with_name("meeple"))
 
@@ -101,8 +101,10 @@ def set_up(root: Path, relay: Relay, edition: str, colours: list[str],
     players = [Player(root, f"p{i}", c) for i, c in enumerate(colours)]
     keys = [a for p in players for a in ("--seat-key", f"{p.colour}={p.key}.pub")]
     host = players[0]
+    # one tile of each type: the relay's tests play whole games, a command at a time
     host.meeple("new", host.game, "--edition", edition, "--players", ",".join(colours),
-                "--remote", "--key", host.key, *keys, *options)
+                "--remote", "--key", host.key, *keys,
+                "--tileset", short_set_file(root, edition), *options)
     host.meeple("send", host.game, "--relay", relay.url)
     game_id = Game.load(host.game).remote.game
     for player in players[1:]:

@@ -252,7 +252,7 @@ def test_review_findings_are_usage_errors_before_anything_is_played(tmp_path, ar
 @pytest.mark.slow  # an arena of search bots, to a decision
 def test_an_sprt_writes_the_games_it_counts_and_no_others(tmp_path):
     out = tmp_path / "q"
-    report = run_json("arena", "--bots", "greedy,random", "--games", "400", "--seed", "w",
+    report = run_json("arena", "--bots", "greedy-v1,random", "--games", "400", "--seed", "w",
                       "--out", out, "--sprt", "0.5,0.65", "--jobs", "2")
     games = sorted(n for n in os.listdir(out) if n.endswith(".jsonl"))
     assert games == sorted(os.path.basename(g["file"]) for g in report["games"])

@@ -155,6 +155,7 @@ def test_resume_plays_only_the_games_missing_and_tallies_them_all(tmp_path):
     assert "--resume takes" in fail("arena", "--resume", out, "--ladder", code=2)
 
 
+@pytest.mark.slow  # a ladder of four bots, game after game
 def test_a_ladder_rates_every_bot_from_every_two_in_both_seatings(tmp_path):
     out = tmp_path / "l"
     # (two specs of one bot among them: a ladder tells them apart by their specs)
@@ -172,7 +173,7 @@ def test_a_ladder_rates_every_bot_from_every_two_in_both_seatings(tmp_path):
 def test_ctrl_c_prints_the_tally_of_the_games_written_and_exits_130(tmp_path):
     out = tmp_path / "c"
     process = subprocess.Popen(
-        [sys.executable, "-m", "meeple.cli.app", "arena", "--bots", "mcts:400,greedy", "--games",
+        [sys.executable, "-m", "meeple.cli.app", "arena", "--bots", "mcts:40,greedy", "--games",
          "40", "--seed", "c", "--out", str(out), "--jobs", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -181,7 +182,7 @@ def test_ctrl_c_prints_the_tally_of_the_games_written_and_exits_130(tmp_path):
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
-    assert "arena: mcts:400 vs greedy" in stdout and "interrupted:" in stderr
+    assert "arena: mcts:40 vs greedy" in stdout and "interrupted:" in stderr
     written = sorted(n for n in os.listdir(out) if n.endswith(".jsonl") and n[:5] == "arena")
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games"] == len(written) >= 2 and summary["planned"] == 40

@@ -203,8 +203,8 @@ def test_ctrl_c_while_the_bot_thinks_stops_it_and_keeps_the_persons_move(tmp_pat
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("width, height", [(80, 24), (120, 40)])
-@pytest.mark.parametrize("edition", ["star-wars", "classic"])
+@pytest.mark.parametrize(("edition", "width", "height"),  # each edition, each size
+                         [("star-wars", 80, 24), ("classic", 120, 40)])
 def test_a_whole_game_on_one_screen_never_scrolls(tmp_path, edition, width, height):
     """The issue's test: a whole game typed against a recorded bot seat; after every move
     the pane shows the score line (the scores the log has), each side's last placement and

@@ -15,7 +15,7 @@ import pytest
 
 from meeple.engine import Game
 
-from helpers import main
+from helpers import main, short_set_file
 
 needs_ssh = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
                                reason="OpenSSH's ssh-keygen is not installed (Debian: openssh-client)")
@@ -63,8 +63,10 @@ def play_whole_game(root: Path, edition: str, colours: list[str], seed: int) -> 
     players = [Player(root, f"p{i}", c) for i, c in enumerate(colours)]
     host = players[0]
     seat_keys = [a for p in players for a in ("--seat-key", f"{p.colour}={p.key}.pub")]
+    # one tile of each type: a whole game, a command at a time, at a third of the length
     host.meeple("new", host.game, "--edition", edition, "--players", ",".join(colours),
-                "--remote", "--key", host.key, *seat_keys)
+                "--remote", "--key", host.key, *seat_keys,
+                "--tileset", short_set_file(root, edition))
     parcels = 0
 
     def broadcast(sender: Player) -> None:

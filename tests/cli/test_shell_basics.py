@@ -293,7 +293,7 @@ def test_a_full_output_device_is_a_failed_write_not_a_bug(tmp_path, argv, buffer
 def test_ctrl_c_under_json_is_a_json_error(tmp_path):
     out = tmp_path / "g"
     process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "simulate", "--out",
-                                str(out), "--games", "50", "--bot", "mcts:100", "--jobs", "1",
+                                str(out), "--games", "50", "--bot", "mcts:20", "--jobs", "1",
                                 "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, preexec_fn=interruptible)
     end = time.monotonic() + 60

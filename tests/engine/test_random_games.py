@@ -16,8 +16,8 @@ from helpers import bundled, classic
 
 #: the 8 cells around a cell, N then clockwise (y grows to the north)
 AROUND = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-GAMES = 1000
-CLASSIC_GAMES = 500
+GAMES = 400
+CLASSIC_GAMES = 200
 SETUPS = [
     dict(players=["red", "black"]),
     dict(players=["red", "black", "orange"]),
