@@ -268,6 +268,7 @@ def _environ() -> dict[str, str]:
     return dict(os.environ)
 
 
+@pytest.mark.slow  # starts the example bot programs
 def test_the_bot_check_transcript_is_what_bot_check_prints(monkeypatch):
     """docs/bot-protocol.md shows `meeple bot-check` of its example bot as a `text` transcript:
     the line runs from the project's folder, and prints exactly the lines shown."""

@@ -63,6 +63,7 @@ def test_the_pages_hold_examples():
     assert len(tour_commands((ROOT / "docs/guide/playing.md").read_text())) >= 20
 
 
+@pytest.mark.slow  # the guide's games, a command at a time (the tour stays everyday)
 @pytest.mark.parametrize("page", [p for p in PAGES if tour_commands(p.read_text())],
                          ids=lambda p: p.relative_to(ROOT / "docs").as_posix())
 def test_every_command_of_a_page_runs_as_written(page, tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ can be shown)."""
 import tracemalloc
 
 import msgspec
+import pytest
 
 from meeple.cli.compare import (
     EXPECT_LIMIT,
@@ -58,6 +59,7 @@ def test_a_snapshot_past_the_limit_is_refused_unread(tmp_path):
                          f"{EXPECT_LIMIT:,} bytes")
 
 
+@pytest.mark.slow  # snapshots at the size bound
 def test_a_snapshot_of_more_values_than_a_game_has_is_refused_undecoded(tmp_path):
     """A million and one numbers take 2 MB, far below the byte limit: they are counted in the
     bytes (commas and opening brackets), and refused before one is decoded."""
@@ -69,6 +71,7 @@ def test_a_snapshot_of_more_values_than_a_game_has_is_refused_undecoded(tmp_path
     assert len(read_expected(str(exactly))["board"]) == EXPECT_VALUES - 2
 
 
+@pytest.mark.slow  # snapshots at the size bound
 def test_reading_a_hostile_snapshot_takes_no_more_memory_than_decoding_it(tmp_path):
     path = _hostile(tmp_path, 200_000)
     data = path.read_bytes()

@@ -41,6 +41,7 @@ def test_the_bots_of_meeple_1_play_the_games_they_played(edition, digest):
     assert _digest(game) == digest
 
 
+@pytest.mark.slow  # two whole games of bots
 @pytest.mark.parametrize("edition, digest", [
     ("classic", "aba9898f8e1d7c27e3bb4b0a3f051513e92e7b2133fc8924b757eca70f886412"),
     ("star-wars", "04b59787ef68b5669c7e25836a87ee66c18220f344ed57c17d073f964f2e2981"),
