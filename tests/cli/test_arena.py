@@ -73,6 +73,7 @@ def test_an_arena_plays_every_seating_of_each_seed_and_writes_valid_logs(tmp_pat
                                       "--seed", "s", "--out", out)
 
 
+@pytest.mark.slow  # an arena played to its decision
 def test_an_sprt_stops_the_arena_once_decided(tmp_path):
     report = run_json("arena", "--bots", "greedy-v1,random", "--games", "400", "--seed", "q",
                       "--out", tmp_path / "q", "--sprt", "0.3,0.6", "--jobs", "1")

@@ -121,6 +121,7 @@ def test_every_seating_gives_every_bot_every_seat_whatever_the_order(count):
     assert set(ladder) == set(seatings(bots[::-1], True))
 
 
+@pytest.mark.slow  # every seating of three bots, game after game
 def test_an_arena_of_three_plays_every_seating_and_its_summary_is_recomputed(tmp_path):
     out = tmp_path / "a"
     # (the quickest bots: what is tested is the seatings and the tally, not how they play)
@@ -139,6 +140,7 @@ def test_an_arena_of_three_plays_every_seating_and_its_summary_is_recomputed(tmp
     assert json.loads((out / "summary.json").read_text()) == written
 
 
+@pytest.mark.slow  # an arena played, then resumed
 def test_resume_plays_only_the_games_missing_and_tallies_them_all(tmp_path):
     out = tmp_path / "r"
     first = run_json("arena", "--bots", "greedy-v1,random", "--games", "6", "--seed", "r",

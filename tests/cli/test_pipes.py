@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "random_4p_seed_0.jsonl"
 
 
@@ -28,6 +30,7 @@ def test_a_failed_check_keeps_its_exit_code_when_its_reader_is_gone(tmp_path):
     assert json.loads(done.stderr)["kind"] == "check_failed"
 
 
+@pytest.mark.slow  # a process replaying a whole game
 def test_output_cut_short_by_the_reader_ends_quietly():
     process = subprocess.Popen(
         [sys.executable, "-c", "from meeple.cli.app import main; main()", "replay",

@@ -107,6 +107,7 @@ def test_every_bot_plays_it_to_the_end(outpost, tmp_path, bot):
     assert "ok" in run("check", game).stdout
 
 
+@pytest.mark.slow  # whole games of bots
 def test_simulate_arena_and_play_run_it(outpost, tmp_path):
     out = tmp_path / "sim"
     run("simulate", "--out", out, *EDITION, "--players", "red,blue", "--games", "2", "--jobs", "1")
