@@ -276,7 +276,7 @@ def run(quick: bool) -> dict:
 def _startup(path: str, repeats: int) -> tuple[Spread, float, float]:
     """CPU time of `meeple status` on a finished game against a bare `import typer, msgspec`,
     run in pairs: (min, median, max) of the pairs' ratios, and the median of each."""
-    status = [sys.executable, "-c", "from meeple.cli.app import main; main()", "status", path]
+    status = [sys.executable, "-c", "from meeple.cli.console import main; main()", "status", path]
     bare = [sys.executable, "-c", "import typer, msgspec"]
 
     # as an installed user runs it: compiled bytecode cached (the warm-up run writes it)

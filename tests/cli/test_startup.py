@@ -77,7 +77,7 @@ def _loaded_by_status(game: str) -> set[str]:
 
     code = ("import atexit, sys\n"
             "atexit.register(lambda: sys.stderr.write(' '.join(sys.modules)))\n"
-            "from meeple.cli.app import main\n"
+            "from meeple.cli.console import main\n"
             "main()\n")
     done = subprocess.run([sys.executable, "-c", code, "status", game], capture_output=True,
                           text=True)
@@ -93,3 +93,22 @@ def test_status_of_a_finished_game_loads_nothing_it_does_not_use(game):
     loaded = _loaded_by_status(str(fixture))
     assert "meeple.engine.game" in loaded  # (the game was read, verified and folded)
     assert sorted(loaded.intersection(NOT_FOR_STATUS)) == []
+
+
+def test_the_console_script_sets_the_collector_before_it_imports_typer():
+    """``meeple`` (``meeple.cli.console:main``) sweeps its youngest generation every
+    ``YOUNG_SWEEP`` allocations from its first import on, typer's import included."""
+    import subprocess
+    import sys
+
+    code = ("import atexit, gc, sys\n"
+            "seen, real = [], gc.set_threshold\n"
+            "gc.set_threshold = lambda *a: (seen.append(('typer' in sys.modules, *a)), real(*a))\n"
+            "atexit.register(lambda: print(seen, gc.get_threshold()[0]))\n"
+            "from meeple.cli.console import main\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True,
+                          text=True)
+    from meeple.cli.console import YOUNG_SWEEP
+
+    assert done.stdout.splitlines()[-1] == f"[(False, {YOUNG_SWEEP})] {YOUNG_SWEEP}", done
