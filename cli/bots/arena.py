@@ -26,7 +26,7 @@ import json
 import os
 import time
 
-from meeple.cli.bots.record import check_plain, replace_file
+from meeple.cli.bots.record import check_plain, interrupts_held, replace_file
 from meeple.cli.bots.simulating import check_seed, prepare_folder
 from meeple.cli.bots.stats import PairSprt
 from meeple.cli.bots.tally import (
@@ -232,10 +232,11 @@ def _play(out: str, settings: dict, tileset, jobs: int, as_json: bool,
     try:
         with progress(total - len(results), as_json) as advance:
             for result in games if verdict is None else ():
-                result["head"] = logfile.create(result["file"], result.pop("events"))
-                write_info(result["file"], result.pop("info"))
-                note_result(out, result)
-                results.append(result)
+                with interrupts_held():
+                    result["head"] = logfile.create(result["file"], result.pop("events"))
+                    write_info(result["file"], result.pop("info"))
+                    note_result(out, result)
+                    results.append(result)
                 advance()
                 if test is not None:
                     pair = by_seed.setdefault(result["seed"], [])

@@ -13,11 +13,14 @@ folder; timings are appended to ``results.ndjson`` only if it is a plain file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import signal
 import stat
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 
 from meeple.cli.store import Failure
 
@@ -214,3 +217,25 @@ def read_plain(path: str, most: int) -> str:
     if len(data) > most:
         raise Failure(f"{path}: larger than {most:,} bytes", DAMAGED)
     return data.decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) waits while a game that was played is written and counted, so that
+    the tally an interrupted arena prints holds every game it wrote: a SIGINT meanwhile is
+    kept and handled as it would have been once the block ends (a few milliseconds). Only
+    the main thread handles signals: elsewhere nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: kept.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if kept:
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            elif previous == signal.SIG_DFL:
+                signal.raise_signal(signal.SIGINT)

@@ -189,3 +189,26 @@ def test_ctrl_c_prints_the_tally_of_the_games_written_and_exits_130(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games"] == len(written) >= 2 and summary["planned"] == 40
     assert f"{len(written)} of 40 games" in stdout
+
+
+def test_ctrl_c_while_a_game_is_written_waits_until_it_is_counted(tmp_path, monkeypatch):
+    """A Ctrl-C that comes between a game's log being written and the game being counted
+    waits for it: the tally holds every game on disk (it held one fewer)."""
+    from meeple.cli.bots import arena
+
+    real = arena.note_result
+    written = []
+
+    def interrupted_while_noting(out, result):
+        written.append(result["file"])
+        if len(written) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        real(out, result)
+
+    monkeypatch.setattr(arena, "note_result", interrupted_while_noting)
+    out = tmp_path / "w"
+    said = run_json("arena", "--bots", "greedy-v1,random", "--games", "6", "--seed", "w",
+                    "--out", out, "--jobs", "1", code=130)
+    games = sorted(n for n in os.listdir(out) if n.startswith("arena-") and n.endswith(".jsonl"))
+    assert len(games) == 2 == said["summary"]["games"]
+    assert json.loads((out / "summary.json").read_text())["games"] == 2

@@ -22,6 +22,7 @@ def _meeple(*args: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow  # three commands, each starting and stopping a Ray cluster
 def test_ray_gives_the_games_a_local_run_gives(tmp_path):
     local, spread = tmp_path / "local", tmp_path / "ray"
     run("simulate", "--out", local, "--games", "3", "--seed", "r", "--bot", "greedy")
