@@ -202,9 +202,9 @@ def tally(folder):
     centre = (share + z * z / (2 * games)) / (1 + z * z / games)
     half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (
         1 + z * z / games)
-    whole = [sum(pair) / 2 for pair in seeds.values() if len(pair) == 2]
+    whole = [sum(pair) / 2 for pair in seeds.values() if len(pair) == 2] or [share]
     mean = sum(whole) / len(whole)
-    error = math.sqrt(sum((x - mean) ** 2 for x in whole) / (len(whole) - 1) / len(whole))
+    error = math.sqrt(sum((x - mean) ** 2 for x in whole) / max(1, len(whole) - 1) / len(whole))
     print(f"{first} vs {second}: {games:g} games, {first} wins {wins:g} = {100 * share:.1f}% "
           f"({100 * (centre - half):.1f} to {100 * (centre + half):.1f}%), {len(whole)} whole "
           f"seeds {100 * mean:.1f}% ± {100 * error:.1f}, margin {margin / games:+.1f}")
