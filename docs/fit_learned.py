@@ -33,7 +33,7 @@ import time
 from meeple.engine import Game, bot_named, move_options
 from meeple.engine import play as play_turn
 from meeple.engine.evaluation import leaf_value  # noqa: TID251
-from meeple.engine.evaluation_learned import WEIGHTS, features, learned_value
+from meeple.engine.evaluation_learned import WEIGHTS, features, learned_value  # noqa: TID251
 from meeple.engine.greedy import _best, _pick, one_step_values  # noqa: TID251
 
 PLAYERS = {"star-wars": ["red", "black"], "classic": ["red", "blue"]}

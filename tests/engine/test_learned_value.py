@@ -8,7 +8,12 @@ import pytest
 
 from meeple.engine import Game, bot_named, greedy_move, read_spec
 from meeple.engine.evaluation import LEAF_RESERVE, leaf_value, reserve_points  # noqa: TID251
-from meeple.engine.evaluation_learned import FEATURES, WEIGHTS, features, learned_value
+from meeple.engine.evaluation_learned import (  # noqa: TID251
+    FEATURES,
+    WEIGHTS,
+    features,
+    learned_value,
+)
 from meeple.events.model import encode
 
 PLAYERS = {"star-wars": ["red", "black"], "classic": ["red", "blue"]}
