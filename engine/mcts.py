@@ -250,10 +250,9 @@ def mcts_move(state: GameState, *, iterations: int | None = None,
 
 
 class Searcher:
-    """The ``mcts`` bot of one game (``mcts-learned`` with ``LEARNED``): searches with
-    ``settings`` and carries the tree of the
-    placement it chose on to its figure step, where the iterations already spent below that
-    placement count in the step's budget.
+    """The ``mcts`` bot of one game (``mcts-learned``'s with ``LEARNED``): searches with
+    ``settings`` and carries the tree of the placement it chose on to its figure step, where
+    the iterations already spent below that placement count in the step's budget.
 
     A budget of ``iterations`` a move, or (with ``clock``, CPU seconds) of ``seconds`` a
     move. The same calls in the same order give the same moves; a figure step asked of a
