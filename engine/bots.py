@@ -1,11 +1,11 @@
 """Bots that choose moves: ``random``, ``greedy`` (the best one-step value difference,
 ``meeple.engine.greedy``), ``greedy-v1`` (the best immediate score gain: the first
-``greedy``), ``mcts`` and ``mcts-v1`` (searches, ``meeple.engine.mcts``).
+``greedy``), ``mcts``, ``mcts-v1`` and ``mcts-learned`` (searches, ``meeple.engine.mcts``).
 
 ``random`` and the greedy bots take their choices from the game's seed (a remote game's:
 its id; stream ``bot``, indexed by the next ``seq``), so a bot game replays identically;
 the searches sample what they cannot see and seed their own randomness from the position.
-A bot is named by a spec (``meeple.engine.botspec``): ``mcts`` and ``mcts-v1`` take a
+A bot is named by a spec (``meeple.engine.botspec``): the searches take a
 budget, ``:N`` iterations or ``:Xs`` seconds of CPU a move (measured by a clock the caller
 passes). Pure: they only read the state (an ``mcts`` bot keeps its last tree for its next
 step).
@@ -24,7 +24,7 @@ from meeple.engine.deciding import followers_to_take_back, legal_targets
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
 from meeple.engine.greedy import greedy_move
-from meeple.engine.mcts import Searcher, mcts_move
+from meeple.engine.mcts import LEARNED, Searcher, mcts_move
 from meeple.engine.playing import play, settle
 from meeple.engine.preview import gain, meeple_gain
 from meeple.engine.state import GameState
@@ -124,6 +124,8 @@ def bot_named(spec: str, clock: Callable[[], float] | None = None) -> Bot:
                              legal="name an iteration budget: mcts:N")
     if name == "mcts":
         return Searcher(iterations, seconds, clock)
+    if name == "mcts-learned":
+        return Searcher(iterations, seconds, clock, settings=LEARNED)
     if seconds is not None and clock is not None:
         return _timed(seconds, clock)
     return functools.partial(mcts_move, iterations=iterations)

@@ -1,9 +1,9 @@
-"""Bot specs, read strictly: ``random``, ``greedy``, ``greedy-v1``, ``mcts`` (``MCTS_ITERATIONS``
-iterations a move), ``mcts-v1`` (1,000), ``mcts:N`` (N iterations, 1 to 200,000) and
-``mcts:Xs`` (X CPU seconds a move, above 0 and at most 3,600; digits and at most one
-decimal point), and so ``mcts-v1:N`` and ``mcts-v1:Xs``. One grammar for the command line
-and for the bot seats a log records, so a spec one accepts the other reads. Pure, no bot
-imported.
+"""Bot specs, read strictly: ``random``, ``greedy``, ``greedy-v1``, ``mcts`` and
+``mcts-learned`` (``MCTS_ITERATIONS`` iterations a move), ``mcts-v1`` (1,000), ``mcts:N`` (N
+iterations, 1 to 200,000) and ``mcts:Xs`` (X CPU seconds a move, above 0 and at most 3,600;
+digits and at most one decimal point), and so ``mcts-v1:N``, ``mcts-learned:Xs`` and the
+like. One grammar for the command line and for the bot seats a log records, so a spec one
+accepts the other reads. Pure, no bot imported.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ import re
 from meeple.engine.errors import InvalidCommand
 
 #: every bot a spec may name
-BOT_NAMES = ("random", "greedy", "greedy-v1", "mcts", "mcts-v1")
+BOT_NAMES = ("random", "greedy", "greedy-v1", "mcts", "mcts-v1", "mcts-learned")
 #: the bots that take a budget, with their iterations a move without one
-SEARCHES = {"mcts": 1200, "mcts-v1": 1000}
+SEARCHES = {"mcts": 1200, "mcts-v1": 1000, "mcts-learned": 1200}
 #: iterations a move of ``mcts`` without a budget, and the most a spec may ask for
 MCTS_ITERATIONS = SEARCHES["mcts"]
 MAX_ITERATIONS = 200_000
 #: the most CPU seconds a move a spec may ask for
 MAX_SECONDS = 3600.0
 BOT_SYNTAX = ("bots: random, greedy, greedy-v1, mcts, mcts:N (iterations a move), mcts:Xs "
-              "(CPU seconds a move), mcts-v1 (and mcts-v1:N, mcts-v1:Xs)")
+              "(CPU seconds a move), mcts-v1 and mcts-learned (and NAME:N, NAME:Xs)")
 #: the budget part: N, or X with at most one decimal point, then ``s``
 _BUDGET = re.compile(r"(?P<n>[0-9]{1,12})|(?P<x>[0-9]{0,12}(?:\.[0-9]{1,12})?)s", re.ASCII)
 

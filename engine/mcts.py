@@ -34,6 +34,7 @@ from typing import NamedTuple
 from meeple.engine.commands import Command, PlaceTile
 from meeple.engine.detached import advance, detach, play_move, playout
 from meeple.engine.evaluation import held_value, leaf_value
+from meeple.engine.evaluation_learned import learned_value
 from meeple.engine.flow import awaiting
 from meeple.engine.greedy import one_step_values
 from meeple.engine.moves import move_options
@@ -76,6 +77,9 @@ class Settings(NamedTuple):
 V1 = Settings(ROLLOUT_TURNS, projected, early_stop=False)
 #: the search of ``mcts``
 V2 = Settings(2, leaf_value, early_stop=True, prior_visits=10, widest=10, prior_value=leaf_value)
+#: the search of ``mcts-learned``: ``mcts``'s, with the learned value
+#: (``meeple.engine.evaluation_learned``) at its leaves and in its prior
+LEARNED = V2._replace(evaluate=learned_value, prior_value=learned_value)
 #: how often (in iterations) a search asks whether it may stop early
 CHECK_EVERY = 8
 
@@ -246,9 +250,9 @@ def mcts_move(state: GameState, *, iterations: int | None = None,
 
 
 class Searcher:
-    """The ``mcts`` bot of one game: searches with ``V2`` and carries the tree of the
-    placement it chose on to its figure step, where the iterations already spent below that
-    placement count in the step's budget.
+    """The ``mcts`` bot of one game (``mcts-learned``'s with ``LEARNED``): searches with
+    ``settings`` and carries the tree of the placement it chose on to its figure step, where
+    the iterations already spent below that placement count in the step's budget.
 
     A budget of ``iterations`` a move, or (with ``clock``, CPU seconds) of ``seconds`` a
     move. The same calls in the same order give the same moves; a figure step asked of a
@@ -256,10 +260,12 @@ class Searcher:
     """
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 clock: Callable[[], float] | None = None, seed: str = "mcts") -> None:
+                 clock: Callable[[], float] | None = None, seed: str = "mcts",
+                 settings: Settings = V2) -> None:
         if (iterations is None) == (seconds is None or clock is None):
             raise ValueError("a searcher needs a budget: iterations, or seconds and a clock")
         self.iterations, self.seconds, self.clock, self.seed = iterations, seconds, clock, seed
+        self.settings = settings
         #: the placement's subtrees: the ``seq`` of the figure step they serve, by outcome
         self.kept: tuple[int, dict[tuple, _Node]] | None = None
         #: what the last search found
@@ -275,7 +281,8 @@ class Searcher:
         left: Callable[[int], float] | None = None
         if self.seconds is not None and self.clock is not None:
             stop, left = _time_budget(self.clock, self.seconds)
-        move, self.found, tree = _search(state, rng, self.iterations, stop, V2, root, left)
+        move, self.found, tree = _search(state, rng, self.iterations, stop, self.settings,
+                                         root, left)
         if isinstance(move, PlaceTile):
             index = tree.moves.index(move)
             self.kept = (state.next_seq + 1, tree.children[index])
