@@ -93,44 +93,24 @@ def data(edition, games, out, rate=0.0):
                 file.write(json.dumps([row, final[side] - final[other]]) + "\n")
 
 
-def solve(matrix, vector):
-    """Gaussian elimination with partial pivoting."""
-    n = len(vector)
-    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        for r in range(n):
-            if r != col and a[col][col]:
-                factor = a[r][col] / a[col][col]
-                a[r] = [x - factor * y for x, y in zip(a[r], a[col], strict=True)]
-    return [a[i][n] / a[i][i] if a[i][i] else 0.0 for i in range(n)]
-
-
 def fit(paths, ridge=1.0):
+    """Least squares with a ridge (``(X'X + ridge I) w = X'y``), solved by numpy (``pip
+    install numpy``: the fitting alone needs it, meeple does not)."""
+    try:
+        import numpy
+    except ImportError:
+        sys.exit("fit needs numpy: pip install numpy")
     rows = []
     for path in paths:
         with open(path) as file:
             rows += [json.loads(line) for line in file]
-    k = len(rows[0][0])
-    xtx = [[0.0] * k for _ in range(k)]
-    xty = [0.0] * k
-    for x, y in rows:
-        for i in range(k):
-            xi = x[i]
-            if xi:
-                xty[i] += xi * y
-                line = xtx[i]
-                for j in range(k):
-                    line[j] += xi * x[j]
-    for i in range(k):
-        xtx[i][i] += ridge
-    weights = solve(xtx, xty)
-    residual = sum((y - sum(w * v for w, v in zip(weights, x, strict=True))) ** 2
-                   for x, y in rows) / len(rows)
-    total = sum(y * y for _, y in rows) / len(rows)
+    x = numpy.array([features for features, _ in rows], dtype=float)
+    y = numpy.array([label for _, label in rows], dtype=float)
+    weights = numpy.linalg.solve(x.T @ x + ridge * numpy.eye(x.shape[1]), x.T @ y)
+    residual = float(numpy.mean((y - x @ weights) ** 2))
+    total = float(numpy.mean(y * y))
     print(f"{len(rows)} positions, mean squared error {residual:.1f} (of {total:.1f})")
-    print(json.dumps([round(w, 3) for w in weights]))
+    print(json.dumps([round(float(w), 3) for w in weights]))
 
 
 def duel(edition, seeds, weights, prefix="t"):
