@@ -13,7 +13,7 @@ import pytest
 
 from meeple.engine import Game
 
-from helpers import process_gone
+from helpers import interruptible, process_gone
 
 pytestmark = pytest.mark.slow  # (starts bot programs)
 
@@ -124,7 +124,8 @@ def test_no_bot_program_outlives_a_pool_that_is_stopped(tmp_path, command, how):
         args = ["simulate", "--bot", f"cmd:{bots[0]}", "--games", "40"]
     process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", *args, "--seed", "p",
                                 "--out", str(tmp_path / "out"), "--jobs", "2"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=interruptible)
     try:
         deadline = time.monotonic() + 60
         while len(_noted_pids(tmp_path, names)) < 2 and time.monotonic() < deadline:

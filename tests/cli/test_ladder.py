@@ -24,7 +24,7 @@ from meeple.cli.bots.stats import (
 )
 from meeple.cli.bots.tally import seatings
 
-from helpers import fail, run, run_json
+from helpers import fail, interruptible, run, run_json
 
 
 def test_the_paired_error_comes_from_the_spread_of_the_pairs():
@@ -177,7 +177,7 @@ def test_ctrl_c_prints_the_tally_of_the_games_written_and_exits_130(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "meeple.cli.app", "arena", "--bots", "mcts:40,greedy", "--games",
          "40", "--seed", "c", "--out", str(out), "--jobs", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     deadline = time.monotonic() + 120
     while not (out / "arena-c-1.jsonl").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -207,8 +207,13 @@ def test_ctrl_c_while_a_game_is_written_waits_until_it_is_counted(tmp_path, monk
 
     monkeypatch.setattr(arena, "note_result", interrupted_while_noting)
     out = tmp_path / "w"
-    said = run_json("arena", "--bots", "greedy-v1,random", "--games", "6", "--seed", "w",
-                    "--out", out, "--jobs", "1", code=130)
+    # (Ctrl-C as a terminal gives it, even where the tests run with SIGINT ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        said = run_json("arena", "--bots", "greedy-v1,random", "--games", "6", "--seed", "w",
+                        "--out", out, "--jobs", "1", code=130)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     games = sorted(n for n in os.listdir(out) if n.startswith("arena-") and n.endswith(".jsonl"))
     assert len(games) == 2 == said["summary"]["games"]
     assert json.loads((out / "summary.json").read_text())["games"] == 2
