@@ -308,30 +308,49 @@ def laid_out(wanted: tuple[tuple[Point, bool, bool], ...], hard: tuple[Box, ...]
 def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, str, str]]:
     """The figures on the tile at (x, y): local point, colour, figure, and the feature target.
     Figures sharing a tile are laid out apart and off the centre's name (``laid_out``)."""
-    edition = state.edition
-    role_of = roles(edition)
     placed = state.board[(x, y)]
-    o = placed.tile.orientations[placed.r]
-    spots = anchors(placed.tile, placed.r, edition)
+    realm = state.realms.realm
+    here = [(index, colour, figure) for index, node in enumerate(placed.nodes)
+            for colour, figure, where in realm(node).meeples if where == node]
+    if not here:
+        return []
+    key = (id(placed.tile), placed.r, id(state.edition), tuple(here))
+    kept = _KEPT.get(key)
+    if kept is None or kept[0] is not placed.tile or kept[1] is not state.edition:
+        if len(_KEPT) >= 4096:
+            _KEPT.clear()
+        kept = _KEPT[key] = (placed.tile, state.edition,
+                             _spots(placed.tile, placed.r, state.edition, here))
+    return list(kept[2])
+
+
+#: ``meeple_spots`` already laid out, by tile, rotation, edition (by identity: the tile and
+#: edition are kept with the answer, so an identity is never taken for another's) and figures
+#: (a replay page asks it of every tile at every step)
+_KEPT: dict[tuple, tuple[TileType, Edition, tuple[tuple[Point, str, str, str], ...]]] = {}
+
+
+def _spots(tile: TileType, r: int, edition: Edition, here: list[tuple[int, str, str]]
+           ) -> tuple[tuple[Point, str, str, str], ...]:
+    """``meeple_spots`` of a tile lying at ``r`` with figures ``here`` (node index, colour,
+    figure)."""
+    role_of = roles(edition)
+    o = tile.orientations[r]
+    spots = anchors(tile, r, edition)
     figures: list[tuple[str, str, str]] = []
     wanted: list[tuple[Point, bool, bool]] = []
     slot = 0
-    for index, node in enumerate(placed.nodes):
-        for colour, figure, where in state.realms.realm(node).meeples:
-            if where != node:
-                continue
-            point = spots[index]
-            role = role_of.get(placed.tile.features[index].kind)
-            if role == "centre":
-                point = _CENTRE_SLOTS[min(slot, len(_CENTRE_SLOTS) - 1)]
-                slot += 1
-            figures.append((colour, figure, o.targets[index]))
-            wanted.append((point, is_large(edition, figure), role == "field"))
-    if not figures:
-        return []
-    points = laid_out(tuple(wanted), *keep_out(placed.tile, placed.r, edition))
-    return [(point, colour, figure, target) for point, (colour, figure, target)
-            in zip(points, figures, strict=True)]
+    for index, colour, figure in here:
+        point = spots[index]
+        role = role_of.get(tile.features[index].kind)
+        if role == "centre":
+            point = _CENTRE_SLOTS[min(slot, len(_CENTRE_SLOTS) - 1)]
+            slot += 1
+        figures.append((colour, figure, o.targets[index]))
+        wanted.append((point, is_large(edition, figure), role == "field"))
+    points = laid_out(tuple(wanted), *keep_out(tile, r, edition))
+    return tuple((point, colour, figure, target) for point, (colour, figure, target)
+                 in zip(points, figures, strict=True))
 
 
 def lying(edition: Edition, target: str) -> bool:
