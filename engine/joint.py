@@ -55,6 +55,8 @@ from meeple.events.model import (
 )
 
 if TYPE_CHECKING:
+    from hashlib import _Hash
+
     from meeple.engine.state import GameState
 
 #: the rule id of the remote-play rules (docs/guide/remote.md)
@@ -73,23 +75,37 @@ def slot_names(seats: int) -> tuple[str, ...]:
 
 
 def _h(*parts: bytes) -> bytes:
+    return _hashing(*parts).digest()
+
+
+def _hashing(*parts: bytes) -> _Hash:
+    """The hash of the protocol's domain and ``parts``, each with its length, still open:
+    a chain's links share their first parts, hashed once and copied for each link."""
     digest = sha256(b"meeple-joint-v1")
     for part in parts:
         digest.update(len(part).to_bytes(4, "big"))
         digest.update(part)
-    return digest.digest()
+    return digest
+
+
+def _links(bound: tuple[bytes, ...], link: bytes, steps: int) -> list[bytes]:
+    """``link`` and each of the ``steps`` links after it."""
+    prefix = _hashing(b"link", *bound)
+    found = [link]
+    for _ in range(steps):
+        digest = prefix.copy()
+        digest.update(len(link).to_bytes(4, "big"))
+        digest.update(link)
+        link = digest.digest()
+        found.append(link)
+    return found
 
 
 def chain_links(secret: bytes, game: str, key: str, slot: str, length: int) -> list[str]:
     """Every link of a seat's chain for ``slot``, ``x[0]`` to ``x[length]`` (hex); the last is
     the commitment, and element ``i`` is ``x[length - 1 - i]``."""
     bound = (game.encode(), key.encode(), slot.encode())
-    link = _h(b"seed", *bound, secret)
-    links = [link.hex()]
-    for _ in range(length):
-        link = _h(b"link", *bound, link)
-        links.append(link.hex())
-    return links
+    return [link.hex() for link in _links(bound, _h(b"seed", *bound, secret), length)]
 
 
 def element(links: Sequence[str], index: int) -> str:
@@ -105,9 +121,7 @@ def follows(game: str, key: str, slot: str, revealed: str, known: str, steps: in
     except ValueError:
         return False
     bound = (game.encode(), key.encode(), slot.encode())
-    for _ in range(steps):
-        link = _h(b"link", *bound, link)
-    return link.hex() == known
+    return _links(bound, link, steps)[-1].hex() == known
 
 
 def material(game: str, slot: str, index: int, elements: Sequence[str]) -> bytes:
