@@ -23,6 +23,7 @@ seconds over half the moves).
 Everything is seeded: the same command writes the same figures (``cost`` aside).
 """
 
+import functools
 import json
 import math
 import pathlib
@@ -30,23 +31,17 @@ import random
 import sys
 import time
 
-from meeple.engine import Game, bot_named, move_options
+from meeple.engine import Game, bot_named, greedy_move, move_options
 from meeple.engine import play as play_turn
 from meeple.engine.evaluation import leaf_value  # noqa: TID251
 from meeple.engine.evaluation_learned import WEIGHTS, features, learned_value  # noqa: TID251
-from meeple.engine.greedy import _best, _pick, one_step_values  # noqa: TID251
 
 PLAYERS = {"star-wars": ["red", "black"], "classic": ["red", "blue"]}
 
 
 def one_step(evaluate):
     """``greedy``'s choice with positions valued by ``evaluate``."""
-    def move(state):
-        options = move_options(state)
-        top = _best(options, one_step_values(state, options, evaluate))
-        what = "place" if state.phase == "place" else "step"
-        return top[_pick(state, what, len(top))]
-    return move
+    return functools.partial(greedy_move, evaluate=evaluate)
 
 
 def play(edition, seed, bots, watch=None):

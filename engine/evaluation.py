@@ -21,6 +21,8 @@ one-step bot valuing positions with ``leaf_value`` and candidate constants again
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from meeple.engine.board import neighbours_placed
 from meeple.engine.geometry import SIDE_STEPS, around
 from meeple.engine.realms import Realm
@@ -39,7 +41,7 @@ def reserve_points(state: GameState) -> dict[str, float]:
     counts its worth times its strength, times the share of the tiles still to draw (a
     figure kept to the end is worth nothing)."""
     edition = state.edition
-    share = _share_left(state)
+    share = share_left(state)
     worth = edition.reserve_worth
     strengths = edition.strengths
     points = dict.fromkeys(state.sides, 0.0)
@@ -51,7 +53,7 @@ def reserve_points(state: GameState) -> dict[str, float]:
     return points
 
 
-def _share_left(state: GameState) -> float:
+def share_left(state: GameState) -> float:
     """The share of the game's tiles still to draw, 0 to 1."""
     total = state.tileset.total()
     return min(1.0, state.left / total) if total else 0.0
@@ -79,43 +81,63 @@ def completion_chance(missing: int, turns: float, weight: float = MISSING_WEIGHT
     return turns / (turns + weight * missing)
 
 
+#: a realm that figures hold, as ``held_realms`` gives it: the realm; the sides its figures
+#: would pay that it has not paid yet; what the end of the game would pay for it now; its
+#: open ends (the empty cells around a centre feature; -1 for a field); whether an open end
+#: faces a cell no tile left fits (a dead feature); its completion chance
+#: (``completion_chance``; 0 when dead or a field)
+HeldRealm = tuple[Realm, list[str], int, int, bool, float]
+
+
+def held_realms(state: GameState) -> Iterator[HeldRealm]:
+    """Every realm that figures hold and that would still pay a side, once each (a plain
+    tuple each: the search asks this at every leaf)."""
+    data = state.realms.data
+    vocabulary = state.tileset.vocabulary
+    field, centre = vocabulary.field, vocabulary.centre
+    turns = state.left / max(1, len(state.players))
+    dead_cells: set[tuple[int, int]] | None = None
+    for root in held_roots(state):
+        realm: Realm = data[root]
+        holders = scorers(state, realm)
+        if realm.paid:
+            paid = realm.paid
+            holders = [side for side in holders if side not in paid]
+        if not holders:
+            continue
+        payment = final_payment(state, realm)
+        end = payment.points if payment is not None else 0
+        if realm.kind == field:
+            yield realm, holders, end, -1, False, 0.0
+            continue
+        if realm.kind == centre:
+            (x, y), = realm.tiles
+            missing = 8 - neighbours_placed(state, x, y)
+        else:
+            missing = realm.open
+        dead = False
+        if missing > 0:
+            if dead_cells is None:
+                dead_cells = _dead_cells(state)
+            dead = bool(dead_cells) and _faces_dead(state, realm, root, dead_cells)
+        yield realm, holders, end, missing, dead, (0.0 if dead else
+                                                  completion_chance(missing, turns))
+
+
 def leaf_value(state: GameState) -> dict[str, float]:
     """The search's value of a position, by side (see the module's docstring)."""
     scores: dict[str, float] = {side: float(points) for side, points in state.scores.items()}
     reserve = reserve_points(state)
     for side, points in reserve.items():
         scores[side] += LEAF_RESERVE * points
-    realms = state.realms
-    data = realms.data
-    vocabulary = state.tileset.vocabulary
-    field, centre = vocabulary.field, vocabulary.centre
-    edition = state.edition
-    turns = state.left / max(1, len(state.players))
-    dead_cells: set[tuple[int, int]] | None = None
-    for root in held_roots(state):
-        realm: Realm = data[root]
-        paid = realm.paid or ()
-        if realm.kind == centre:
-            (x, y), = realm.tiles
-            missing = 8 - neighbours_placed(state, x, y)
-        elif realm.kind == field:
-            missing = -1
-        else:
-            missing = realm.open
-        payment = final_payment(state, realm)
-        end = payment.points if payment is not None else 0
+    completed_points = state.edition.completed_points
+    for realm, holders, end, missing, _, chance in held_realms(state):
         if missing < 0:
             worth = float(end)
         else:
-            if dead_cells is None:
-                dead_cells = _dead_cells(state)
-            dead = bool(dead_cells) and missing > 0 and _faces_dead(state, realm, root,
-                                                                     dead_cells)
-            chance = 0.0 if dead else completion_chance(missing, turns)
-            worth = chance * edition.completed_points(realm)[0] + (1 - chance) * end
-        for side in scorers(state, realm):
-            if side not in paid:
-                scores[side] += worth
+            worth = chance * completed_points(realm)[0] + (1 - chance) * end
+        for side in holders:
+            scores[side] += worth
     return scores
 
 

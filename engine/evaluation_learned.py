@@ -24,16 +24,7 @@ value and the best other's, so only differences between sides count (there is no
 
 from __future__ import annotations
 
-from meeple.engine.board import neighbours_placed
-from meeple.engine.evaluation import (
-    _dead_cells,
-    _faces_dead,
-    _share_left,
-    completion_chance,
-    reserve_points,
-)
-from meeple.engine.realms import Realm
-from meeple.engine.scoring import final_payment, held_roots, scorers
+from meeple.engine.evaluation import held_realms, reserve_points, share_left
 from meeple.engine.state import GameState
 
 #: the features of a side, in the order of ``WEIGHTS``
@@ -65,44 +56,22 @@ _PATH, _AREA, _CENTRE = 3, 5, 7
 
 def features(state: GameState) -> dict[str, list[float]]:
     """Each side's features (``FEATURES``), by side."""
-    share = _share_left(state)
+    share = share_left(state)
     reserve = reserve_points(state)
     rows = {side: [float(points), reserve[side], reserve[side] * share] + [0.0] * 12
             for side, points in state.scores.items()}
-    data = state.realms.data
     vocabulary = state.tileset.vocabulary
-    field, centre, path = vocabulary.field, vocabulary.centre, vocabulary.path
-    edition = state.edition
-    turns = state.left / max(1, len(state.players))
-    dead_cells: set[tuple[int, int]] | None = None
-    for root in held_roots(state):
-        realm: Realm = data[root]
-        paid = realm.paid or ()
-        holders = [side for side in scorers(state, realm) if side not in paid]
-        if not holders:
-            continue
-        payment = final_payment(state, realm)
-        end = payment.points if payment is not None else 0
-        if realm.kind == field:
+    centre, path = vocabulary.centre, vocabulary.path
+    completed_points = state.edition.completed_points
+    for realm, holders, end, missing, dead, chance in held_realms(state):
+        if missing < 0:
             for side in holders:
                 row = rows[side]
                 row[9] += end
                 row[10] += end * share
             continue
-        if realm.kind == centre:
-            (x, y), = realm.tiles
-            missing = 8 - neighbours_placed(state, x, y)
-            slot = _CENTRE
-        else:
-            missing = realm.open
-            slot = _PATH if realm.kind == path else _AREA
-        dead = False
-        if missing > 0:
-            if dead_cells is None:
-                dead_cells = _dead_cells(state)
-            dead = bool(dead_cells) and _faces_dead(state, realm, root, dead_cells)
-        chance = 0.0 if dead else completion_chance(missing, turns)
-        completed = chance * edition.completed_points(realm)[0]
+        slot = _CENTRE if realm.kind == centre else _PATH if realm.kind == path else _AREA
+        completed = chance * completed_points(realm)[0]
         rest = (1 - chance) * end
         for side in holders:
             row = rows[side]

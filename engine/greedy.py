@@ -86,13 +86,14 @@ def _best(options: list[Command], values: list[float]) -> list[Command]:
             if value >= best - TIE]
 
 
-def greedy_move(state: GameState) -> Command:
+def greedy_move(state: GameState, evaluate: Evaluate = held_value) -> Command:
     """The move of the best whole turn for the player's side (see the module): at the
     placement, the placement whose best figure step is best; at the figure step, the best
-    step for the tile as it lies."""
+    step for the tile as it lies. ``evaluate`` values a position by side (``held_value``,
+    ``greedy``'s, unless given)."""
     waiting = awaiting(state)
     if waiting not in ("place", "meeple"):
         raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
     options = move_options(state)
-    top = _best(options, one_step_values(state, options))
+    top = _best(options, one_step_values(state, options, evaluate))
     return top[_pick(state, "place" if waiting == "place" else "step", len(top))]
