@@ -12,9 +12,9 @@ from helpers import run
 @pytest.mark.slow  # starts a process and plays 8 games of search bots
 def test_the_new_search_beats_the_old_one_over_paired_seeds(tmp_path):
     out = tmp_path / "arena"
-    run("arena", "--bots", "mcts:100,mcts-v1:100", "--games", "8", "--seed", "ci",
+    run("arena", "--bots", "mcts:50,mcts-v1:50", "--games", "8", "--seed", "ci",
         "--edition", "classic", "--out", out, "--jobs", "1")
-    shares = {"mcts:100": 0.0, "mcts-v1:100": 0.0}
+    shares = {"mcts:50": 0.0, "mcts-v1:50": 0.0}
     games = sorted(out.glob("arena-*.jsonl"))
     assert len(games) == 8
     for path in games:
@@ -24,4 +24,4 @@ def test_the_new_search_beats_the_old_one_over_paired_seeds(tmp_path):
         assert isinstance(end, GameEnded)
         for colour in end.winners:
             shares[bots[colour]] += 1 / len(end.winners)
-    assert shares["mcts:100"] > shares["mcts-v1:100"]
+    assert shares["mcts:50"] > shares["mcts-v1:50"]
