@@ -21,7 +21,8 @@ if TYPE_CHECKING:  # (re-exported: see ``_LAZY``)
 
 Game = Annotated[str, typer.Argument(help="The game log file (JSON lines).", metavar="GAME")]
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-BOT_HELP = ("random, greedy, mcts, mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
+BOT_HELP = ("random, greedy, lookahead (two turns ahead, the opponent's reply included), mcts, "
+            "mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
             "move), greedy-v1 and mcts-v1 (the bots' first versions), mcts-learned (mcts with a "
             "learned leaf value; not stronger), or cmd:PATH (a bot program, see the README).")
 MoveTime = Annotated[float, typer.Option(help="Seconds a cmd:PATH bot may take for one move "

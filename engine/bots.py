@@ -1,6 +1,8 @@
 """Bots that choose moves: ``random``, ``greedy`` (the best one-step value difference,
 ``meeple.engine.greedy``), ``greedy-v1`` (the best immediate score gain: the first
-``greedy``), ``mcts``, ``mcts-v1`` and ``mcts-learned`` (searches, ``meeple.engine.mcts``).
+``greedy``), ``lookahead`` (two turns ahead, the opponent's reply included,
+``meeple.engine.lookahead``), ``mcts``, ``mcts-v1`` and ``mcts-learned`` (searches,
+``meeple.engine.mcts``).
 
 ``random`` and the greedy bots take their choices from the game's seed (a remote game's:
 its id; stream ``bot``, indexed by the next ``seq``), so a bot game replays identically;
@@ -24,6 +26,7 @@ from meeple.engine.deciding import followers_to_take_back, legal_targets
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
 from meeple.engine.greedy import greedy_move
+from meeple.engine.lookahead import Lookahead
 from meeple.engine.mcts import LEARNED, Searcher, mcts_move
 from meeple.engine.playing import play, settle
 from meeple.engine.preview import gain, meeple_gain
@@ -119,6 +122,8 @@ def bot_named(spec: str, clock: Callable[[], float] | None = None) -> Bot:
     name, iterations, seconds = read_spec(spec)
     if name in BOTS:
         return BOTS[name]
+    if name == "lookahead":
+        return Lookahead()
     if seconds is not None and clock is None:
         raise InvalidCommand(f"{spec!r} needs a clock to measure its CPU time",
                              legal="name an iteration budget: mcts:N")

@@ -1,4 +1,4 @@
-"""Bot specs, read strictly: ``random``, ``greedy``, ``greedy-v1``, ``mcts`` and
+"""Bot specs, read strictly: ``random``, ``greedy``, ``greedy-v1``, ``lookahead``, ``mcts`` and
 ``mcts-learned`` (``MCTS_ITERATIONS`` iterations a move), ``mcts-v1`` (1,000), ``mcts:N`` (N
 iterations, 1 to 200,000) and ``mcts:Xs`` (X CPU seconds a move, above 0 and at most 3,600;
 digits and at most one decimal point), and so ``mcts-v1:N``, ``mcts-learned:Xs`` and the
@@ -13,7 +13,7 @@ import re
 from meeple.engine.errors import InvalidCommand
 
 #: every bot a spec may name
-BOT_NAMES = ("random", "greedy", "greedy-v1", "mcts", "mcts-v1", "mcts-learned")
+BOT_NAMES = ("random", "greedy", "greedy-v1", "lookahead", "mcts", "mcts-v1", "mcts-learned")
 #: the bots that take a budget, with their iterations a move without one
 SEARCHES = {"mcts": 1200, "mcts-v1": 1000, "mcts-learned": 1200}
 #: iterations a move of ``mcts`` without a budget, and the most a spec may ask for
@@ -21,7 +21,7 @@ MCTS_ITERATIONS = SEARCHES["mcts"]
 MAX_ITERATIONS = 200_000
 #: the most CPU seconds a move a spec may ask for
 MAX_SECONDS = 3600.0
-BOT_SYNTAX = ("bots: random, greedy, greedy-v1, mcts, mcts:N (iterations a move), mcts:Xs "
+BOT_SYNTAX = ("bots: random, greedy, greedy-v1, lookahead, mcts, mcts:N (iterations a move), mcts:Xs "
               "(CPU seconds a move), mcts-v1 and mcts-learned (and NAME:N, NAME:Xs)")
 #: the budget part: N, or X with at most one decimal point, then ``s``
 _BUDGET = re.compile(r"(?P<n>[0-9]{1,12})|(?P<x>[0-9]{0,12}(?:\.[0-9]{1,12})?)s", re.ASCII)
@@ -61,7 +61,7 @@ def read_spec(spec: str) -> tuple[str, int | None, float | None]:
 
 
 def sees_only_the_table(spec: str) -> bool:
-    """Whether a bot chooses from what a player sees (``mcts``, a program), and so may play
-    in table mode and in sealed games; ``random`` and ``greedy`` take their choices from the
-    game's seed."""
-    return spec.startswith(("mcts", "cmd:"))
+    """Whether a bot chooses from what a player sees (``mcts``, ``lookahead``, a program),
+    and so may play in table mode and in sealed games; ``random`` and ``greedy`` take their
+    choices from the game's seed."""
+    return spec.startswith(("mcts", "lookahead", "cmd:"))

@@ -21,7 +21,7 @@ one-step bot valuing positions with ``leaf_value`` and candidate constants again
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from meeple.engine.board import neighbours_placed
 from meeple.engine.geometry import SIDE_STEPS, around
@@ -64,6 +64,14 @@ def held_value(state: GameState) -> dict[str, float]:
     reserve (``reserve_points``)."""
     reserve = reserve_points(state)
     return {side: points + reserve[side] for side, points in projected(state).items()}
+
+
+def difference(state: GameState, side: str,
+               evaluate: Callable[[GameState], Mapping[str, float]]) -> float:
+    """``side``'s value by ``evaluate`` minus the best other side's."""
+    values = evaluate(state)
+    others = max((v for s, v in values.items() if s != side), default=values[side])
+    return values[side] - others
 
 
 def completion_chance(missing: int, turns: float, weight: float = MISSING_WEIGHT) -> float:

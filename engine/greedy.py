@@ -19,7 +19,7 @@ from meeple.engine import chance
 from meeple.engine.applying import apply_unrecorded
 from meeple.engine.commands import Command
 from meeple.engine.detached import detach, play_move
-from meeple.engine.evaluation import held_value
+from meeple.engine.evaluation import difference, held_value
 from meeple.engine.flow import awaiting, consequence
 from meeple.engine.moves import move_options
 from meeple.engine.state import GameState
@@ -30,16 +30,10 @@ Evaluate = Callable[[GameState], Mapping[str, float]]
 TIE = 1e-9
 
 
-def _certain(state: GameState) -> None:
+def settle_certain(state: GameState) -> None:
     """Apply what the rules do next until chance (a draw, dice) or a player is needed."""
     while (event := consequence(state)) is not None:
         apply_unrecorded(state, event)
-
-
-def _difference(state: GameState, side: str, evaluate: Evaluate = held_value) -> float:
-    values = evaluate(state)
-    others = max((v for s, v in values.items() if s != side), default=values[side])
-    return values[side] - others
 
 
 def _best_step(state: GameState, side: str, evaluate: Evaluate) -> float:
@@ -48,8 +42,8 @@ def _best_step(state: GameState, side: str, evaluate: Evaluate) -> float:
     for option in move_options(state):
         after = state.copy()
         play_move(after, option)
-        _certain(after)
-        best = max(best, _difference(after, side, evaluate))
+        settle_certain(after)
+        best = max(best, difference(after, side, evaluate))
     return best
 
 
@@ -71,11 +65,11 @@ def one_step_values(state: GameState, options: list[Command],
     for option in options:
         after = detached.copy()
         play_move(after, option)
-        _certain(after)
+        settle_certain(after)
         if placing and awaiting(after) == "meeple":
             values.append(_best_step(after, side, evaluate))
         else:
-            values.append(_difference(after, side, evaluate))
+            values.append(difference(after, side, evaluate))
     return values
 
 

@@ -1,0 +1,126 @@
+"""The ``lookahead`` bot: two turns ahead, the opponent's reply included.
+
+Every whole turn of the player (a placement and its figure step) is played on a detached
+copy (``meeple.engine.detached``) up to the next draw or dice roll and valued by its side's
+learned value (``meeple.engine.evaluation_learned``) minus the best other side's. The
+``CANDIDATES`` best turns are then looked at one turn further: for each of ``DRAWS`` tiles
+drawn from the bag of tiles left (the pile's order is hidden; dice are fair dice), the next
+player takes the whole turn that is best for their own side by the same value, and the turn
+is worth the player's value difference after that reply, averaged over the draws. Each
+candidate meets the same draws, so chance does not favour one over another. The best such
+turn is played; its figure step is kept for the step that follows (``Lookahead``).
+
+Where the next player is the same side, or the game ends first, a draw counts the position
+as it stands. What it sees is what a player sees: the draws are its own, seeded from its
+``seed`` and the position's ``seq``, so a game replays exactly, and a sealed game may seat it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+
+from meeple.engine.commands import Command
+from meeple.engine.detached import advance, detach, play_move
+from meeple.engine.evaluation import difference
+from meeple.engine.evaluation_learned import learned_value
+from meeple.engine.flow import awaiting
+from meeple.engine.greedy import settle_certain
+from meeple.engine.moves import move_options
+from meeple.engine.state import GameState
+
+Evaluate = Callable[[GameState], Mapping[str, float]]
+
+#: the turns of the best one-step values that are looked at a turn further
+CANDIDATES = 5
+#: the tiles drawn for the next player's reply to each candidate
+DRAWS = 7
+
+
+class _Turn:
+    """A whole turn on a detached copy: its first move, its figure step (if it has one), the
+    position after it and that position's value difference for a side."""
+
+    __slots__ = ("first", "step", "after", "value")
+
+    def __init__(self, first: Command, step: Command | None, after: GameState,
+                 value: float) -> None:
+        self.first, self.step, self.after, self.value = first, step, after, value
+
+
+def turns(state: GameState, side: str, evaluate: Evaluate) -> list[_Turn]:
+    """Every whole turn of a detached state waiting for a placement (or the figure steps of
+    one waiting for a step), each played up to the next chance and valued for ``side``."""
+    placing = awaiting(state) == "place"
+    found = []
+    for first in move_options(state):
+        after = state.copy()
+        play_move(after, first)
+        settle_certain(after)
+        if placing and awaiting(after) == "meeple":
+            for step in move_options(after):
+                done = after.copy()
+                play_move(done, step)
+                settle_certain(done)
+                found.append(_Turn(first, step, done, difference(done, side, evaluate)))
+        else:
+            found.append(_Turn(first, None, after, difference(after, side, evaluate)))
+    return found
+
+
+def _reply_value(position: GameState, side: str, evaluate: Evaluate,
+                 rng: random.Random) -> float:
+    """``side``'s value difference after chance and the next player's best whole turn."""
+    advance(position, rng)
+    if position.phase == "over" or awaiting(position) not in ("place", "meeple"):
+        return difference(position, side, evaluate)
+    replier = position.side_of[position.player]
+    if replier == side:
+        return difference(position, side, evaluate)
+    replies = turns(position, replier, evaluate)
+    best = max(replies, key=lambda turn: turn.value)
+    return difference(best.after, side, evaluate)
+
+
+def choose(state: GameState, seed: str = "lookahead", candidates: int = CANDIDATES,
+           draws: int = DRAWS, evaluate: Evaluate = learned_value) -> _Turn:
+    """The turn the bot plays from ``state`` (see the module)."""
+    side = state.side_of[state.player]
+    # (the bag is sampled only by ``advance`` below, with the bot's own generator)
+    mine = turns(detach(state, random.Random(0)), side, evaluate)
+    ranked = sorted(range(len(mine)), key=lambda i: (-mine[i].value, i))
+    top = [mine[i] for i in ranked[:candidates]]
+    if len(top) == 1:
+        return top[0]
+    best, best_value = top[0], float("-inf")
+    for turn in top:
+        rng = random.Random(f"{seed}:{state.next_seq}")
+        value = sum(_reply_value(turn.after.copy(), side, evaluate, rng)
+                    for _ in range(draws)) / draws
+        if value > best_value:
+            best, best_value = turn, value
+    return best
+
+
+class Lookahead:
+    """The ``lookahead`` bot of one game: at a placement, ``choose`` the whole turn and keep
+    its figure step for the step that follows; a step asked of a bot that did not choose the
+    placement is chosen afresh. The same calls in the same order give the same moves."""
+
+    def __init__(self, seed: str = "lookahead") -> None:
+        self.seed = seed
+        #: the ``seq`` of the figure step kept, and the step
+        self.kept: tuple[int, Command] | None = None
+
+    def __call__(self, state: GameState) -> Command:
+        waiting = awaiting(state)
+        if waiting not in ("place", "meeple"):
+            raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
+        kept, self.kept = self.kept, None
+        if waiting == "meeple" and kept is not None and kept[0] == state.next_seq:
+            if kept[1] in move_options(state):
+                return kept[1]
+        turn = choose(state, self.seed)
+        if turn.step is not None:
+            self.kept = (state.next_seq + 1, turn.step)
+        return turn.first
