@@ -217,7 +217,7 @@ def check_seat(spec: str, what: str, code: int, *, table: bool = False,
     check_new_seat(spec, what)
     if (table or sealed) and not sees_only_the_table(spec):
         raise Failure(f"{what}: {spec} takes its choices from the game's seed, which a "
-                      f"{'table' if table else 'sealed'} game does not give it; use mcts", code)
+                      f"{'table' if table else 'sealed'} game does not give it; use lookahead or mcts", code)
 
 
 def parse_seats(specs: Sequence[str], colours: Sequence[str] | None = None) -> dict[str, str]:

@@ -61,12 +61,18 @@ def test_a_bot_in_the_first_seat_plays_at_once_and_undo_does_not_wake_it(tmp_pat
     (["--bot", "black=cmd:/bin/true"], 2, "a bot program cannot be recorded in the game"),
     (["--bot", "green=greedy"], 2, "green does not play"),
     (["--bot", "black=clever"], 2, "unknown bot"),
-    (["--bot", "black=greedy", "--table"], 2, "which a table game does not give it; use mcts"),
+    (["--bot", "black=greedy", "--table"], 2, "which a table game does not give it; use lookahead or mcts"),
 ])
 def test_bad_recorded_seats_are_refused_and_nothing_is_written(tmp_path, options, code, words):
     game = tmp_path / "g.jsonl"
     assert words in fail("new", game, "--players", "red,black", *options, code=code)
     assert not game.exists()
+
+
+def test_lookahead_takes_a_seat_in_a_table_game_as_mcts_does(tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,black", "--bot", "black=lookahead", "--table")
+    assert run_json("status", game)["bots"] == {"black": "lookahead"}
 
 
 def _recorded(tmp_path, bot: str):

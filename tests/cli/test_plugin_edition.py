@@ -95,7 +95,7 @@ def test_a_game_is_made_moved_and_read_back_by_every_command(outpost, tmp_path):
 
 
 @pytest.mark.slow  # a whole game for each bot
-@pytest.mark.parametrize("bot", ["random", "greedy", "greedy-v1", "mcts:8", "mcts-v1:8",
+@pytest.mark.parametrize("bot", ["random", "greedy", "greedy-v1", "lookahead", "mcts:8", "mcts-v1:8",
                                  "mcts-learned:8"])
 def test_every_bot_plays_it_to_the_end(outpost, tmp_path, bot):
     game = tmp_path / "g.jsonl"

@@ -1,0 +1,79 @@
+"""The ``lookahead`` bot (``meeple.engine.lookahead``): its turns are the ones ``greedy``'s
+one-step values count, it keeps the figure step of the turn it chose, it does not see the
+order of the pile, and a seed replays its game."""
+
+import hashlib
+
+import pytest
+
+from meeple.engine import Game, bot_named, greedy_move, move_options
+from meeple.engine.detached import detach  # noqa: TID251
+from meeple.engine.evaluation_learned import learned_value  # noqa: TID251
+from meeple.engine.greedy import one_step_values  # noqa: TID251
+from meeple.engine.lookahead import choose, turns  # noqa: TID251
+from meeple.events.model import encode
+
+SETS = ("classic", "star-wars")
+PLAYERS = {"star-wars": ["red", "black"], "classic": ["red", "blue"]}
+
+
+def _greedy_game(edition: str, seed: str, turns_: int) -> Game:
+    game = Game.new(PLAYERS[edition], edition, seed=seed)
+    while not game.over and game.turn <= turns_:
+        game.push(greedy_move(game.state))
+    return game
+
+
+@pytest.mark.parametrize("edition", SETS)
+def test_its_turns_are_the_ones_greedys_one_step_values_count(edition):
+    import random
+
+    game = _greedy_game(edition, "turns", 0)
+    checked = 0
+    while not game.over and game.turn <= 16:
+        state = game.state
+        if state.phase == "place":
+            side = state.side_of[state.player]
+            found = turns(detach(state, random.Random(0)), side, learned_value)
+            values = one_step_values(state, move_options(state), learned_value)
+            assert max(t.value for t in found) == pytest.approx(max(values))
+            assert {t.first for t in found} == set(move_options(state))
+            checked += 1
+        game.push(greedy_move(state))
+    assert checked >= 8
+
+
+def test_it_plays_the_figure_step_of_the_turn_it_chose():
+    game = _greedy_game("star-wars", "step", 8)
+    chosen = choose(game.state)
+    bot = bot_named("lookahead")
+    placement = bot(game.state)
+    assert placement == chosen.first
+    game.push(placement)
+    assert game.state.phase == "meeple" and chosen.step is not None
+    assert bot.kept == (game.state.next_seq, chosen.step)
+    assert bot(game.state) == chosen.step
+    assert bot_named("lookahead")(game.state) in move_options(game.state)  # afresh
+
+
+@pytest.mark.parametrize("edition", SETS)
+def test_it_does_not_see_the_order_of_the_pile(edition):
+    game = _greedy_game(edition, "blind", 10)
+    hidden = game.state.copy()
+    hidden.pile.reverse()
+    assert hidden.pile != game.state.pile
+    assert bot_named("lookahead")(hidden) == bot_named("lookahead")(game.state)
+
+
+@pytest.mark.slow  # games of the bot
+@pytest.mark.parametrize("edition", SETS)
+def test_the_same_seed_plays_the_same_game_byte_for_byte(edition):
+    digests = []
+    for _ in range(2):
+        game = Game.new(PLAYERS[edition], edition, seed="same")
+        bots = dict(zip(PLAYERS[edition], (bot_named("lookahead"), bot_named("greedy")),
+                        strict=True))
+        while not game.over and game.turn <= 12:
+            game.push(bots[game.state.player](game.state))
+        digests.append(hashlib.sha256(b"".join(encode(e) for e in game.events)).hexdigest())
+    assert digests[0] == digests[1]
