@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from html import escape
 
 from meeple.cli.pictures.looks import edition_of, is_large, roles, shown
@@ -330,7 +331,7 @@ def meeple_spots(state: GameState, x: int, y: int) -> list[tuple[Point, str, str
 _KEPT: dict[tuple, tuple[TileType, Edition, tuple[tuple[Point, str, str, str], ...]]] = {}
 
 
-def _spots(tile: TileType, r: int, edition: Edition, here: list[tuple[int, str, str]]
+def _spots(tile: TileType, r: int, edition: Edition, here: Sequence[tuple[int, str, str]]
            ) -> tuple[tuple[Point, str, str, str], ...]:
     """``meeple_spots`` of a tile lying at ``r`` with figures ``here`` (node index, colour,
     figure)."""
