@@ -7,7 +7,9 @@ learned value (``meeple.engine.evaluation_learned``) minus the best other side's
 drawn from the bag of tiles left (the pile's order is hidden; dice are fair dice), the next
 player takes the whole turn that is best for their own side by the same value, and the turn
 is worth the player's value difference after that reply, averaged over the draws. Each
-candidate meets the same draws, so chance does not favour one over another. The best such
+candidate meets the same draws (each draw has its own generator, and dice have theirs), so
+chance does not favour one over another; a tile that cannot be placed is drawn again, as the
+rules say, which only a candidate's own board decides. The best such
 turn is played; its figure step is kept for the step that follows (``Lookahead``).
 
 Where the next player is the same side, or the game ends first, a draw counts the position
@@ -20,13 +22,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-from meeple.engine.commands import Command
+from meeple.engine.commands import Command, PlaceTile
 from meeple.engine.detached import advance, detach, play_move
 from meeple.engine.evaluation import difference
 from meeple.engine.evaluation_learned import learned_value
 from meeple.engine.flow import awaiting
 from meeple.engine.greedy import settle_certain
-from meeple.engine.moves import move_options
+from meeple.engine.moves import move_options, same_step, step_after
 from meeple.engine.state import GameState
 
 Evaluate = Callable[[GameState], Mapping[str, float]]
@@ -35,6 +37,18 @@ Evaluate = Callable[[GameState], Mapping[str, float]]
 CANDIDATES = 5
 #: the tiles drawn for the next player's reply to each candidate
 DRAWS = 7
+
+
+class _Chance(random.Random):
+    """The chance of one draw: tiles from this generator, dice from one of their own, so
+    that a battle one candidate starts and another does not shifts no tile."""
+
+    def __init__(self, seed: str) -> None:
+        super().__init__(seed)
+        self.dice = random.Random(f"{seed}:dice")
+
+    def randint(self, a: int, b: int) -> int:
+        return self.dice.randint(a, b)
 
 
 class _Turn:
@@ -94,9 +108,9 @@ def choose(state: GameState, seed: str = "lookahead", candidates: int = CANDIDAT
         return top[0]
     best, best_value = top[0], float("-inf")
     for turn in top:
-        rng = random.Random(f"{seed}:{state.next_seq}")
-        value = sum(_reply_value(turn.after.copy(), side, evaluate, rng)
-                    for _ in range(draws)) / draws
+        value = sum(_reply_value(turn.after.copy(), side, evaluate,
+                                 _Chance(f"{seed}:{state.next_seq}:{k}"))
+                    for k in range(draws)) / draws
         if value > best_value:
             best, best_value = turn, value
     return best
@@ -109,18 +123,17 @@ class Lookahead:
 
     def __init__(self, seed: str = "lookahead") -> None:
         self.seed = seed
-        #: the ``seq`` of the figure step kept, and the step
-        self.kept: tuple[int, Command] | None = None
+        #: the figure step kept: the step it follows (``moves.step_after``), and the step
+        self.kept: tuple[tuple, Command] | None = None
 
     def __call__(self, state: GameState) -> Command:
         waiting = awaiting(state)
         if waiting not in ("place", "meeple"):
             raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
         kept, self.kept = self.kept, None
-        if waiting == "meeple" and kept is not None and kept[0] == state.next_seq:
-            if kept[1] in move_options(state):
-                return kept[1]
+        if kept is not None and same_step(kept[0], state) and kept[1] in move_options(state):
+            return kept[1]
         turn = choose(state, self.seed)
-        if turn.step is not None:
-            self.kept = (state.next_seq + 1, turn.step)
+        if turn.step is not None and isinstance(turn.first, PlaceTile):
+            self.kept = (step_after(state, turn.first), turn.step)
         return turn.first

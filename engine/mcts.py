@@ -35,9 +35,8 @@ from meeple.engine.commands import Command, PlaceTile
 from meeple.engine.detached import advance, detach, play_move, playout
 from meeple.engine.evaluation import held_value, leaf_value
 from meeple.engine.evaluation_learned import learned_value
-from meeple.engine.flow import awaiting
 from meeple.engine.greedy import one_step_values
-from meeple.engine.moves import move_options
+from meeple.engine.moves import move_options, same_step, step_after
 from meeple.engine.scoring import projected
 from meeple.engine.state import GameState
 
@@ -266,8 +265,9 @@ class Searcher:
             raise ValueError("a searcher needs a budget: iterations, or seconds and a clock")
         self.iterations, self.seconds, self.clock, self.seed = iterations, seconds, clock, seed
         self.settings = settings
-        #: the placement's subtrees: the ``seq`` of the figure step they serve, by outcome
-        self.kept: tuple[int, dict[tuple, _Node]] | None = None
+        #: the placement's subtrees, by outcome, and the figure step they serve
+        #: (``moves.step_after``)
+        self.kept: tuple[tuple, dict[tuple, _Node]] | None = None
         #: what the last search found
         self.found: dict = {}
 
@@ -275,7 +275,7 @@ class Searcher:
         rng = random.Random(f"{self.seed}:{state.next_seq}")
         root = None
         kept, self.kept = self.kept, None
-        if kept is not None and kept[0] == state.next_seq and awaiting(state) == "meeple":
+        if kept is not None and same_step(kept[0], state):
             root = kept[1].get(_outcome(state))
         stop: Callable[[int], bool] | None = None
         left: Callable[[int], float] | None = None
@@ -285,7 +285,7 @@ class Searcher:
                                          root, left)
         if isinstance(move, PlaceTile):
             index = tree.moves.index(move)
-            self.kept = (state.next_seq + 1, tree.children[index])
+            self.kept = (step_after(state, move), tree.children[index])
         return move
 
 

@@ -61,3 +61,25 @@ def move_options(state: GameState) -> list[Command]:
                   for spot in followers_to_take_back(state)]
         return moves
     raise ValueError(f"a bot cannot act now (the game waits for: {waiting})")
+
+
+def step_after(state: GameState, placement: PlaceTile) -> tuple:
+    """What names the figure step that follows ``placement`` from ``state`` (a bot that chose
+    the placement keeps its step by it): the game's set-up, the step's ``seq`` and the
+    placement. ``step_key`` of the state waiting for that step matches it."""
+    return (state.setup, state.next_seq + 1, placement.x, placement.y, placement.rotation % 360)
+
+
+def step_key(state: GameState) -> tuple | None:
+    """``step_after`` as seen from a state waiting for a figure step; None otherwise."""
+    if awaiting(state) != "meeple" or state.placed_at is None:
+        return None
+    x, y = state.placed_at
+    return (state.setup, state.next_seq, x, y, state.board[(x, y)].r * 90)
+
+
+def same_step(kept: tuple, state: GameState) -> bool:
+    """Whether ``kept`` (``step_after``) names the figure step ``state`` waits for: the same
+    game (its set-up object), ``seq`` and placement."""
+    key = step_key(state)
+    return key is not None and kept[0] is key[0] and kept[1:] == key[1:]

@@ -93,6 +93,17 @@ def test_the_figure_step_searches_on_from_the_placements_tree(edition):
     assert "reused" not in fresh.found
 
 
+def test_a_tree_kept_for_one_placement_is_not_searched_on_after_another():
+    game = _play("classic", "other", ["greedy", "greedy"], turns=6)
+    bot = bot_named("mcts:200")
+    chosen = bot(game.state)
+    other = next(move for move in move_options(game.state) if move != chosen)
+    game.push(other)
+    assert game.state.phase == "meeple"
+    assert bot(game.state) in move_options(game.state)
+    assert "reused" not in bot.found
+
+
 def test_a_search_stops_once_no_other_move_can_overtake_its_choice():
     game = _play("classic", "early", ["greedy", "greedy"], turns=4)
     bot = bot_named("mcts:1500")

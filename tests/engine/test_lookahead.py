@@ -10,7 +10,7 @@ from meeple.engine import Game, bot_named, greedy_move, move_options
 from meeple.engine.detached import detach  # noqa: TID251
 from meeple.engine.evaluation_learned import learned_value  # noqa: TID251
 from meeple.engine.greedy import one_step_values  # noqa: TID251
-from meeple.engine.lookahead import choose, turns  # noqa: TID251
+from meeple.engine.lookahead import _Chance, choose, turns  # noqa: TID251
 from meeple.events.model import encode
 
 SETS = ("classic", "star-wars")
@@ -51,9 +51,35 @@ def test_it_plays_the_figure_step_of_the_turn_it_chose():
     assert placement == chosen.first
     game.push(placement)
     assert game.state.phase == "meeple" and chosen.step is not None
-    assert bot.kept == (game.state.next_seq, chosen.step)
+    assert bot.kept is not None and bot.kept[1] == chosen.step
     assert bot(game.state) == chosen.step
-    assert bot_named("lookahead")(game.state) in move_options(game.state)  # afresh
+    assert bot.kept is None  # used once
+
+
+def test_a_step_kept_for_one_placement_is_not_played_after_another():
+    game = _greedy_game("classic", "other", 8)
+    bot = bot_named("lookahead")
+    chosen = bot(game.state)
+    kept = bot.kept[1]
+    for other in move_options(game.state):
+        if other == chosen:
+            continue
+        after = game.copy()
+        after.push(other)
+        if after.state.phase != "meeple":
+            continue
+        fresh = choose(after.state).first
+        if fresh != kept:
+            break
+    else:
+        pytest.fail("no other placement whose own step differs from the kept one")
+    assert bot(after.state) == fresh
+
+
+def test_the_tiles_of_a_draw_do_not_shift_with_the_dice_rolled_before_them():
+    rolled, plain = _Chance("seed:3"), _Chance("seed:3")
+    assert 1 <= rolled.randint(1, 6) <= 6 and 1 <= rolled.randint(1, 6) <= 6
+    assert [rolled.random() for _ in range(3)] == [plain.random() for _ in range(3)]
 
 
 @pytest.mark.parametrize("edition", SETS)
