@@ -77,7 +77,7 @@ def play(
     game: Game,
     bot: Annotated[list[str] | None, typer.Option(
         help="A bot seat for this session, COLOUR=BOT (repeatable), e.g. black=mcts; COLOUR "
-        "alone: the default opponent (mcts:500); bots: " + BOT_HELP + " Seats recorded at "
+        "alone: the default opponent (lookahead); bots: " + BOT_HELP + " Seats recorded at "
         "`new --bot` play as well.", metavar="COLOUR[=BOT]")] = None,
     move_time: MoveTime = 10.0,
     relay: Annotated[str | None, typer.Option(

@@ -83,7 +83,7 @@ def new(
     bot: Annotated[list[str] | None, typer.Option(
         "--bot", help="COLOUR=BOT: a seat a bot plays, recorded in the game (repeatable); "
         "after each move of a person the bots play until a person is to act. COLOUR alone: "
-        "the default opponent (mcts:500). Engine bots only: random, greedy, lookahead, mcts, mcts:N, "
+        "the default opponent (lookahead). Engine bots only: random, greedy, lookahead, mcts, mcts:N, "
         "mcts:Xs, greedy-v1, mcts-v1, mcts-learned.", metavar="COLOUR[=BOT]")] = None,
     remote: Annotated[bool, typer.Option("--remote", help="A remote game: each seat signs its "
                                          "lines with its key and draws and dice come from "

@@ -41,11 +41,11 @@ def test_a_recorded_bot_seat_answers_each_move_and_the_log_says_who_it_is(tmp_pa
     assert run_json("check", game)["ok"]
 
 
-@pytest.mark.slow  # the default bot searches (mcts:500) at every answer
+@pytest.mark.slow  # the default bot (lookahead) looks two turns ahead at every answer
 def test_a_bot_in_the_first_seat_plays_at_once_and_undo_does_not_wake_it(tmp_path):
     game = tmp_path / "g.jsonl"
     run("new", game, "--players", "red,black", "--seed", "4", "--bot", "red")  # default bot
-    assert run_json("status", game)["bots"] == {"red": "mcts:500"}
+    assert run_json("status", game)["bots"] == {"red": "lookahead"}
     assert run_json("status", game)["player"] == "black"
     move = _first_move(game)
     run("place", game, *move[:3])  # the meeple step follows: undo it

@@ -37,4 +37,4 @@ def test_hint_is_a_command_of_the_line_by_line_session(tmp_path):
     run("new", game, "--players", "red,black", "--seed", "5")
     done = invoke(["play", str(game)], input="hint\nquit\n")
     assert done.exit_code == 0, done.stderr
-    assert re.search(r"hint \(mcts:500\): \S+.* · projected score \d+ → -?\d+", done.stdout)
+    assert re.search(r"hint \(lookahead\): \S+.* · projected score \d+ → -?\d+", done.stdout)
