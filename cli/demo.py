@@ -81,7 +81,7 @@ def next_steps(kept: str | None) -> str:
     steps += [(f"meeple replay {game}", "the whole story, line by line"),
               (f"meeple export {game} --html demo.html", "replay it in a browser"),
               ("meeple new my.jsonl --players red,black --bot black", "a game against the "
-                                                                       "search bot..."),
+                                                                       "default bot..."),
               ("meeple play my.jsonl", "...played at the terminal")]
     width = max(len(command) for command, _ in steps)
     return "\nTry next:\n" + "\n".join(f"  {command:<{width}}  {why}" for command, why in steps)
