@@ -87,6 +87,20 @@ def main(*args, env: dict[str, str] | None = None) -> subprocess.CompletedProces
     return subprocess.CompletedProcess(["meeple", *argv], code, out.getvalue(), err.getvalue())
 
 
+#: two players of each bundled edition
+TWO_PLAYERS = {"star-wars": ["red", "black"], "classic": ["red", "blue"]}
+
+
+def greedy_game(edition: str, seed: str, turns: int) -> Game:
+    """A two-player game of ``edition`` that ``greedy`` plays for both seats past ``turns``."""
+    from meeple.engine import greedy_move
+
+    game = Game.new(TWO_PLAYERS[edition], edition, seed=seed)
+    while not game.over and game.turn <= turns:
+        game.push(greedy_move(game.state))
+    return game
+
+
 def examples(whole: int) -> int:
     """How many examples a hypothesis test that asks for ``whole`` tries: all of them in the
     whole run, fewer as the loaded profile asks fewer than hypothesis's 100 (the everyday

@@ -16,14 +16,9 @@ from meeple.engine.evaluation_learned import (  # noqa: TID251
 )
 from meeple.events.model import encode
 
-PLAYERS = {"star-wars": ["red", "black"], "classic": ["red", "blue"]}
+from helpers import TWO_PLAYERS, greedy_game
 
-
-def _greedy_game(edition: str, seed: str, turns: int) -> Game:
-    game = Game.new(PLAYERS[edition], edition, seed=seed)
-    while not game.over and game.turn <= turns:
-        game.push(greedy_move(game.state))
-    return game
+PLAYERS = TWO_PLAYERS
 
 
 @pytest.mark.parametrize("edition", ["classic", "star-wars"])
@@ -46,7 +41,7 @@ def test_the_realm_features_split_what_the_leaf_value_counts_by_role(edition):
 
 
 def test_a_sides_value_is_its_features_weighed():
-    state = _greedy_game("classic", "weigh", 20).state
+    state = greedy_game("classic", "weigh", 20).state
     weights = tuple(float(i) for i in range(len(FEATURES)))
     assert len(WEIGHTS) == len(FEATURES)
     for side, row in features(state).items():

@@ -13,22 +13,17 @@ from meeple.engine.greedy import one_step_values  # noqa: TID251
 from meeple.engine.lookahead import _Chance, choose, turns  # noqa: TID251
 from meeple.events.model import encode
 
+from helpers import TWO_PLAYERS, greedy_game
+
 SETS = ("classic", "star-wars")
-PLAYERS = {"star-wars": ["red", "black"], "classic": ["red", "blue"]}
-
-
-def _greedy_game(edition: str, seed: str, turns_: int) -> Game:
-    game = Game.new(PLAYERS[edition], edition, seed=seed)
-    while not game.over and game.turn <= turns_:
-        game.push(greedy_move(game.state))
-    return game
+PLAYERS = TWO_PLAYERS
 
 
 @pytest.mark.parametrize("edition", SETS)
 def test_its_turns_are_the_ones_greedys_one_step_values_count(edition):
     import random
 
-    game = _greedy_game(edition, "turns", 0)
+    game = greedy_game(edition, "turns", 0)
     checked = 0
     while not game.over and game.turn <= 16:
         state = game.state
@@ -44,7 +39,7 @@ def test_its_turns_are_the_ones_greedys_one_step_values_count(edition):
 
 
 def test_it_plays_the_figure_step_of_the_turn_it_chose():
-    game = _greedy_game("star-wars", "step", 8)
+    game = greedy_game("star-wars", "step", 8)
     chosen = choose(game.state)
     bot = bot_named("lookahead")
     placement = bot(game.state)
@@ -57,7 +52,7 @@ def test_it_plays_the_figure_step_of_the_turn_it_chose():
 
 
 def test_a_step_kept_for_one_placement_is_not_played_after_another():
-    game = _greedy_game("classic", "other", 8)
+    game = greedy_game("classic", "other", 8)
     bot = bot_named("lookahead")
     chosen = bot(game.state)
     kept = bot.kept[1]
@@ -84,7 +79,7 @@ def test_the_tiles_of_a_draw_do_not_shift_with_the_dice_rolled_before_them():
 
 @pytest.mark.parametrize("edition", SETS)
 def test_it_does_not_see_the_order_of_the_pile(edition):
-    game = _greedy_game(edition, "blind", 10)
+    game = greedy_game(edition, "blind", 10)
     hidden = game.state.copy()
     hidden.pile.reverse()
     assert hidden.pile != game.state.pile
