@@ -210,6 +210,13 @@ def app_for(argv: list[str]) -> typer.Typer:
     name = _command_named(argv)
     if name is None or any(key.startswith("_MEEPLE_COMPLETE") for key in os.environ):
         return whole()  # shell completion asks the whole tree
+    return _app_named(name)
+
+
+@functools.cache
+def _app_named(name: str) -> typer.Typer:
+    """The copy of the root that holds only the command (or group) ``name``: one object per
+    name, so that what is built from it (typer's command tree) may be kept."""
     if name in GROUPS:
         app = whole()
         one = copy.copy(app)

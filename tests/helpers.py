@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 
 import msgspec
+import typer.testing
 from typer.testing import CliRunner
 
 from meeple.engine import (
@@ -37,6 +39,9 @@ from scenarios import (  # noqa: F401  (tests import the shared sets from here)
 )
 
 runner = CliRunner()
+# typer's runner builds the click command of the app it is given at every invoke, about a
+# millisecond; ``app_for`` gives one object per command name, so each tree is built once.
+typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 #: the recorded games of ``fixtures/`` that fold to a valid game
 RECORDED = sorted(p for p in (Path(__file__).parents[1] / "fixtures").glob("*.jsonl")
