@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from meeple.cli.pictures.looks import edition_of, roles
 from meeple.engine import Edition, TileType
+from meeple.events.memo import by_identity
 
 LETTER = {"red": "r", "green": "g", "black": "k", "white": "w", "orange": "o", "blue": "b",
           "yellow": "y"}
@@ -75,7 +76,25 @@ def _distances(row: int, col: int, size: Size) -> tuple[float, float, float, flo
     return (row / h, (w - col) / w, (h - row) / h, col / w)
 
 
-def _areas(tile: TileType, r: int, size: Size, role_of: dict[str, str]) -> list[list[int]]:
+def _areas(tile: TileType, r: int, size: Size, role_of: dict[str, str]
+           ) -> tuple[tuple[int, ...], ...]:
+    """``_layout``, kept for each tile (the tile in hand is drawn at every ``status``, and a
+    board shows the same tile types again and again)."""
+    kept = _laid_out(tile)
+    key = (r, size, tuple(sorted(role_of.items())))
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = tuple(map(tuple, _layout(tile, r, size, role_of)))
+    return found
+
+
+@by_identity(256)
+def _laid_out(tile: TileType) -> dict[tuple, tuple[tuple[int, ...], ...]]:
+    """The area grids of ``tile`` laid out so far, by rotation, size and roles."""
+    return {}
+
+
+def _layout(tile: TileType, r: int, size: Size, role_of: dict[str, str]) -> list[list[int]]:
     """The area feature each character of the tile belongs to, or -1.
 
     Each character goes to the side it lies nearest (an area of one side is a cap, of two
