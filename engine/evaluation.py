@@ -66,8 +66,11 @@ def held_value(state: GameState) -> dict[str, float]:
     return {side: points + reserve[side] for side, points in projected(state).items()}
 
 
-def difference(state: GameState, side: str,
-               evaluate: Callable[[GameState], Mapping[str, float]]) -> float:
+#: a value of each side of a position (``held_value``, ``learned_value``, ...)
+Evaluate = Callable[[GameState], Mapping[str, float]]
+
+
+def difference(state: GameState, side: str, evaluate: Evaluate) -> float:
     """``side``'s value by ``evaluate`` minus the best other side's."""
     values = evaluate(state)
     others = max((v for s, v in values.items() if s != side), default=values[side])

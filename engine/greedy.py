@@ -13,18 +13,15 @@ identically.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
 
 from meeple.engine import chance
 from meeple.engine.applying import apply_unrecorded
 from meeple.engine.commands import Command
 from meeple.engine.detached import detach, play_move
-from meeple.engine.evaluation import difference, held_value
+from meeple.engine.evaluation import Evaluate, difference, held_value
 from meeple.engine.flow import awaiting, consequence
 from meeple.engine.moves import move_options
 from meeple.engine.state import GameState
-
-Evaluate = Callable[[GameState], Mapping[str, float]]
 
 #: values closer than this count as equal (they are sums of a few fractions)
 TIE = 1e-9

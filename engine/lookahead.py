@@ -20,18 +20,15 @@ as it stands. What it sees is what a player sees: the draws are its own, seeded 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
 
 from meeple.engine.commands import Command, PlaceTile
 from meeple.engine.detached import advance, detach, play_move
-from meeple.engine.evaluation import difference
+from meeple.engine.evaluation import Evaluate, difference
 from meeple.engine.evaluation_learned import learned_value
 from meeple.engine.flow import awaiting
 from meeple.engine.greedy import settle_certain
 from meeple.engine.moves import move_options, same_step, step_after
 from meeple.engine.state import GameState
-
-Evaluate = Callable[[GameState], Mapping[str, float]]
 
 #: the turns of the best one-step values that are looked at a turn further
 CANDIDATES = 5
