@@ -75,16 +75,17 @@ def detach(state: GameState, rng: random.Random | None = None) -> GameState:
     return copy
 
 
-def advance(state: GameState, rng: random.Random | None = None) -> None:
+def advance(state: GameState, rng: random.Random | None = None, *, draw: bool = True) -> None:
     """Apply what the rules do until a player must place a tile or a figure, or the game is
-    over; a sampling state draws and rolls with ``rng``. Changes ``state``."""
+    over; a sampling state draws and rolls with ``rng``. ``draw=False`` stops where a tile
+    would be drawn (dice rolled, no tile drawn). Changes ``state``."""
     while True:
         event = consequence(state)
         if event is None:
             if not state.sampled or state.phase == "over":
                 return
             assert rng is not None, "a sampling state draws and rolls with the search's rng"
-            if state.phase == "draw" and state.pile:
+            if state.phase == "draw" and state.pile and draw:
                 pile = state.pile
                 draw_tile(state, pile[int(rng.random() * len(pile))])
                 state.next_seq += 1

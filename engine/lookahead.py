@@ -2,7 +2,9 @@
 
 Every whole turn of the player (a placement and its figure step) is played on a detached
 copy (``meeple.engine.detached``) up to the next draw or dice roll and valued by its side's
-learned value (``meeple.engine.evaluation_learned``) minus the best other side's. The
+learned value (``meeple.engine.evaluation_learned``) minus the best other side's; a turn that
+ends waiting for dice (a contest the edition settles by dice) is worth the mean over ``DICE``
+fair rolls, the same rolls for every such turn. The
 ``CANDIDATES`` best turns are then looked at one turn further: for each of ``DRAWS`` tiles
 drawn from the bag of tiles left (the pile's order is hidden; dice are fair dice), the next
 player takes the whole turn that is best for their own side by the same value, and the turn
@@ -34,6 +36,8 @@ from meeple.engine.state import GameState
 CANDIDATES = 5
 #: the tiles drawn for the next player's reply to each candidate
 DRAWS = 7
+#: the rolls a turn waiting for dice is valued over
+DICE = 6
 
 
 class _Chance(random.Random):
@@ -59,9 +63,10 @@ class _Turn:
         self.first, self.step, self.after, self.value = first, step, after, value
 
 
-def turns(state: GameState, side: str, evaluate: Evaluate) -> list[_Turn]:
+def turns(state: GameState, side: str, evaluate: Evaluate, dice: int = DICE) -> list[_Turn]:
     """Every whole turn of a detached state waiting for a placement (or the figure steps of
-    one waiting for a step), each played up to the next chance and valued for ``side``."""
+    one waiting for a step), each played up to the next chance and valued for ``side`` (a
+    turn waiting for dice over ``dice`` rolls; with none, as it stands)."""
     placing = awaiting(state) == "place"
     found = []
     for first in move_options(state):
@@ -73,10 +78,23 @@ def turns(state: GameState, side: str, evaluate: Evaluate) -> list[_Turn]:
                 done = after.copy()
                 play_move(done, step)
                 settle_certain(done)
-                found.append(_Turn(first, step, done, difference(done, side, evaluate)))
+                found.append(_Turn(first, step, done, _worth(done, side, evaluate, dice)))
         else:
-            found.append(_Turn(first, None, after, difference(after, side, evaluate)))
+            found.append(_Turn(first, None, after, _worth(after, side, evaluate, dice)))
     return found
+
+
+def _worth(after: GameState, side: str, evaluate: Evaluate, dice: int) -> float:
+    """``side``'s value difference after a whole turn: if it waits for dice, the mean over
+    ``dice`` rolls of fixed generators, so that every such turn meets the same rolls."""
+    if not dice or awaiting(after) != "dice":
+        return difference(after, side, evaluate)
+    total = 0.0
+    for k in range(dice):
+        rolled = after.copy()
+        advance(rolled, random.Random(k), draw=False)
+        total += difference(rolled, side, evaluate)
+    return total / dice
 
 
 def _reply_value(position: GameState, side: str, evaluate: Evaluate,

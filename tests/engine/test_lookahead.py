@@ -1,16 +1,19 @@
 """The ``lookahead`` bot (``meeple.engine.lookahead``): its turns are the ones ``greedy``'s
-one-step values count, it keeps the figure step of the turn it chose, it does not see the
-order of the pile, and a seed replays its game."""
+one-step values count, a turn that starts a battle is valued over its dice, it keeps the
+figure step of the turn it chose, it does not see the order of the pile, and a seed replays
+its game."""
 
 import hashlib
 
 import pytest
 
 from meeple.engine import Game, bot_named, greedy_move, move_options
-from meeple.engine.detached import detach  # noqa: TID251
+from meeple.engine.detached import advance, detach  # noqa: TID251
+from meeple.engine.evaluation import difference  # noqa: TID251
 from meeple.engine.evaluation_learned import learned_value  # noqa: TID251
+from meeple.engine.flow import awaiting  # noqa: TID251
 from meeple.engine.greedy import one_step_values  # noqa: TID251
-from meeple.engine.lookahead import _Chance, choose, turns  # noqa: TID251
+from meeple.engine.lookahead import DICE, _Chance, choose, turns  # noqa: TID251
 from meeple.events.model import encode
 
 from helpers import TWO_PLAYERS, greedy_game
@@ -29,13 +32,34 @@ def test_its_turns_are_the_ones_greedys_one_step_values_count(edition):
         state = game.state
         if state.phase == "place":
             side = state.side_of[state.player]
-            found = turns(detach(state, random.Random(0)), side, learned_value)
+            found = turns(detach(state, random.Random(0)), side, learned_value, dice=0)
             values = one_step_values(state, move_options(state), learned_value)
             assert max(t.value for t in found) == pytest.approx(max(values))
             assert {t.first for t in found} == set(move_options(state))
             checked += 1
         game.push(greedy_move(state))
     assert checked >= 8
+
+
+def test_a_turn_waiting_for_dice_is_worth_the_mean_over_its_rolls():
+    import random
+
+    game = greedy_game("star-wars", "dice", 4)  # turns that start a battle (SW-5)
+    state = detach(game.state, random.Random(0))
+    side = state.side_of[state.player]
+    battles = [turn for turn in turns(state, side, learned_value)
+               if awaiting(turn.after) == "dice"]
+    assert battles
+    for turn in battles:
+        rolled = []
+        for k in range(DICE):
+            after = turn.after.copy()
+            advance(after, random.Random(k), draw=False)
+            assert awaiting(after) in ("draw", "over")  # the dice rolled, no tile drawn
+            rolled.append(difference(after, side, learned_value))
+        assert turn.value == pytest.approx(sum(rolled) / DICE)
+    assert any(turn.value != pytest.approx(difference(turn.after, side, learned_value))
+               for turn in battles)
 
 
 def test_it_plays_the_figure_step_of_the_turn_it_chose():
