@@ -3,8 +3,9 @@
 Every whole turn of the player (a placement and its figure step) is played on a detached
 copy (``meeple.engine.detached``) up to the next draw or dice roll and valued by its side's
 learned value (``meeple.engine.evaluation_learned``) minus the best other side's; a turn that
-ends waiting for dice (a contest the edition settles by dice) is worth the mean over ``DICE``
-fair rolls, the same rolls for every such turn. The
+ends waiting for dice (a contest the edition settles by dice) is worth the mean over
+``PAIRS`` pairs of opposite rolls (each die of the second roll shows the face opposite the
+first's, so that a pair favours no seat), the same rolls for every turn of the position. The
 ``CANDIDATES`` best turns are then looked at one turn further: for each of ``DRAWS`` tiles
 drawn from the bag of tiles left (the pile's order is hidden; dice are fair dice), the next
 player takes the whole turn that is best for their own side by the same value, and the turn
@@ -36,8 +37,8 @@ from meeple.engine.state import GameState
 CANDIDATES = 5
 #: the tiles drawn for the next player's reply to each candidate
 DRAWS = 7
-#: the rolls a turn waiting for dice is valued over
-DICE = 6
+#: the pairs of opposite rolls a turn waiting for dice is valued over
+PAIRS = 3
 
 
 class _Chance(random.Random):
@@ -52,6 +53,14 @@ class _Chance(random.Random):
         return self.dice.randint(a, b)
 
 
+class _Opposite(random.Random):
+    """The twin of ``random.Random(seed)`` whose every die shows the opposite face (7 - v on
+    a six-sided die): over a roll and its twin, no seat's dice come out higher."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a + b - super().randint(a, b)
+
+
 class _Turn:
     """A whole turn on a detached copy: its first move, its figure step (if it has one), the
     position after it and that position's value difference for a side."""
@@ -63,10 +72,12 @@ class _Turn:
         self.first, self.step, self.after, self.value = first, step, after, value
 
 
-def turns(state: GameState, side: str, evaluate: Evaluate, dice: int = DICE) -> list[_Turn]:
+def turns(state: GameState, side: str, evaluate: Evaluate,
+          rolls: tuple[str, ...] = ()) -> list[_Turn]:
     """Every whole turn of a detached state waiting for a placement (or the figure steps of
     one waiting for a step), each played up to the next chance and valued for ``side`` (a
-    turn waiting for dice over ``dice`` rolls; with none, as it stands)."""
+    turn waiting for dice over the pairs of rolls seeded by ``rolls``; with none, as it
+    stands)."""
     placing = awaiting(state) == "place"
     found = []
     for first in move_options(state):
@@ -78,27 +89,34 @@ def turns(state: GameState, side: str, evaluate: Evaluate, dice: int = DICE) -> 
                 done = after.copy()
                 play_move(done, step)
                 settle_certain(done)
-                found.append(_Turn(first, step, done, _worth(done, side, evaluate, dice)))
+                found.append(_Turn(first, step, done, _worth(done, side, evaluate, rolls)))
         else:
-            found.append(_Turn(first, None, after, _worth(after, side, evaluate, dice)))
+            found.append(_Turn(first, None, after, _worth(after, side, evaluate, rolls)))
     return found
 
 
-def _worth(after: GameState, side: str, evaluate: Evaluate, dice: int) -> float:
+def _worth(after: GameState, side: str, evaluate: Evaluate, rolls: tuple[str, ...]) -> float:
     """``side``'s value difference after a whole turn: if it waits for dice, the mean over
-    ``dice`` rolls of fixed generators, so that every such turn meets the same rolls."""
-    if not dice or awaiting(after) != "dice":
+    each seed of ``rolls`` of its roll and the opposite roll."""
+    if not rolls or awaiting(after) != "dice":
         return difference(after, side, evaluate)
     total = 0.0
-    for k in range(dice):
-        rolled = after.copy()
-        advance(rolled, random.Random(k), draw=False)
-        total += difference(rolled, side, evaluate)
-    return total / dice
+    for seed in rolls:
+        for dice in (random.Random(seed), _Opposite(seed)):
+            rolled = after.copy()
+            advance(rolled, dice, draw=False)
+            total += difference(rolled, side, evaluate)
+    return total / (2 * len(rolls))
+
+
+def rolls_for(state: GameState, seed: str, pairs: int = PAIRS) -> tuple[str, ...]:
+    """The seeds of the rolls of the turns looked at from ``state``: the bot's seed and the
+    position's ``seq``, so that they differ from one position to the next."""
+    return tuple(f"{seed}:{state.next_seq}:roll:{k}" for k in range(pairs))
 
 
 def _reply_value(position: GameState, side: str, evaluate: Evaluate,
-                 rng: random.Random) -> float:
+                 rng: random.Random, rolls: tuple[str, ...]) -> float:
     """``side``'s value difference after chance and the next player's best whole turn."""
     advance(position, rng)
     if position.phase == "over" or awaiting(position) not in ("place", "meeple"):
@@ -106,7 +124,7 @@ def _reply_value(position: GameState, side: str, evaluate: Evaluate,
     replier = position.side_of[position.player]
     if replier == side:
         return difference(position, side, evaluate)
-    replies = turns(position, replier, evaluate)
+    replies = turns(position, replier, evaluate, rolls)
     best = max(replies, key=lambda turn: turn.value)
     return difference(best.after, side, evaluate)
 
@@ -116,7 +134,8 @@ def choose(state: GameState, seed: str = "lookahead", candidates: int = CANDIDAT
     """The turn the bot plays from ``state`` (see the module)."""
     side = state.side_of[state.player]
     # (the bag is sampled only by ``advance`` below, with the bot's own generator)
-    mine = turns(detach(state, random.Random(0)), side, evaluate)
+    rolls = rolls_for(state, seed)
+    mine = turns(detach(state, random.Random(0)), side, evaluate, rolls)
     ranked = sorted(range(len(mine)), key=lambda i: (-mine[i].value, i))
     top = [mine[i] for i in ranked[:candidates]]
     if len(top) == 1:
@@ -124,7 +143,7 @@ def choose(state: GameState, seed: str = "lookahead", candidates: int = CANDIDAT
     best, best_value = top[0], float("-inf")
     for turn in top:
         value = sum(_reply_value(turn.after.copy(), side, evaluate,
-                                 _Chance(f"{seed}:{state.next_seq}:{k}"))
+                                 _Chance(f"{seed}:{state.next_seq}:{k}"), rolls)
                     for k in range(draws)) / draws
         if value > best_value:
             best, best_value = turn, value
