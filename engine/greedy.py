@@ -13,6 +13,7 @@ identically.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 
 from meeple.engine import chance
 from meeple.engine.applying import apply_unrecorded
@@ -33,20 +34,30 @@ def settle_certain(state: GameState) -> None:
         apply_unrecorded(state, event)
 
 
-def _best_step(state: GameState, side: str, evaluate: Evaluate) -> float:
-    """The best value difference of the figure steps of a detached state waiting for one."""
-    best = float("-inf")
-    for option in move_options(state):
-        after = state.copy()
-        play_move(after, option)
-        settle_certain(after)
-        best = max(best, difference(after, side, evaluate))
-    return best
-
-
 def _pick(state: GameState, what: str, n: int) -> int:
     return chance.below_bytes(state.bot_seed.encode(), f"greedy-{what}".encode(),
                               state.next_seq, n)
+
+
+def whole_turns(state: GameState, options: list[Command], value: Callable[[GameState], float]
+                ) -> Iterator[tuple[int, Command, Command | None, GameState, float]]:
+    """Every whole turn that starts with one of ``options`` from a detached state: the
+    option's index, the option, the figure step after it (None where no step follows it, or
+    where the state already waits for a step), and the position after the turn, played up to
+    the next chance, with ``value`` of it. ``lookahead`` values the same turns."""
+    placing = awaiting(state) == "place"
+    for index, first in enumerate(options):
+        after = state.copy()
+        play_move(after, first)
+        settle_certain(after)
+        if placing and awaiting(after) == "meeple":
+            for step in move_options(after):
+                done = after.copy()
+                play_move(done, step)
+                settle_certain(done)
+                yield index, first, step, done, value(done)
+        else:
+            yield index, first, None, after, value(after)
 
 
 def one_step_values(state: GameState, options: list[Command],
@@ -55,18 +66,12 @@ def one_step_values(state: GameState, options: list[Command],
     module): a placement's with its best figure step after it. ``evaluate`` values a
     position by side (``greedy``'s ``held_value`` unless given)."""
     side = state.side_of[state.player]
+    values = [float("-inf")] * len(options)
     # (a detached copy samples nothing here: it stops at the next draw or roll)
-    detached = detach(state, random.Random(0))
-    placing = awaiting(state) == "place"
-    values = []
-    for option in options:
-        after = detached.copy()
-        play_move(after, option)
-        settle_certain(after)
-        if placing and awaiting(after) == "meeple":
-            values.append(_best_step(after, side, evaluate))
-        else:
-            values.append(difference(after, side, evaluate))
+    turns = whole_turns(detach(state, random.Random(0)), options,
+                        lambda after: difference(after, side, evaluate))
+    for index, _, _, _, value in turns:
+        values[index] = max(values[index], value)
     return values
 
 

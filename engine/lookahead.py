@@ -25,11 +25,11 @@ from __future__ import annotations
 import random
 
 from meeple.engine.commands import Command, PlaceTile
-from meeple.engine.detached import advance, detach, play_move
+from meeple.engine.detached import advance, detach
 from meeple.engine.evaluation import Evaluate, difference
 from meeple.engine.evaluation_learned import learned_value
 from meeple.engine.flow import awaiting
-from meeple.engine.greedy import settle_certain
+from meeple.engine.greedy import whole_turns
 from meeple.engine.moves import move_options, same_step, step_after
 from meeple.engine.state import GameState
 
@@ -78,21 +78,8 @@ def turns(state: GameState, side: str, evaluate: Evaluate,
     one waiting for a step), each played up to the next chance and valued for ``side`` (a
     turn waiting for dice over the pairs of rolls seeded by ``rolls``; with none, as it
     stands)."""
-    placing = awaiting(state) == "place"
-    found = []
-    for first in move_options(state):
-        after = state.copy()
-        play_move(after, first)
-        settle_certain(after)
-        if placing and awaiting(after) == "meeple":
-            for step in move_options(after):
-                done = after.copy()
-                play_move(done, step)
-                settle_certain(done)
-                found.append(_Turn(first, step, done, _worth(done, side, evaluate, rolls)))
-        else:
-            found.append(_Turn(first, None, after, _worth(after, side, evaluate, rolls)))
-    return found
+    return [_Turn(first, step, after, value) for _, first, step, after, value in whole_turns(
+        state, move_options(state), lambda after: _worth(after, side, evaluate, rolls))]
 
 
 def _worth(after: GameState, side: str, evaluate: Evaluate, rolls: tuple[str, ...]) -> float:
