@@ -228,7 +228,8 @@ def _play(out: str, settings: dict, tileset, jobs: int, as_json: bool,
         verdict = test.verdict()
     total = settings["seeds"] * len(list(schedule(bots, ladder, 1, "")))
     interrupted = False
-    games = ordered_map(play_one, _work(out, settings, colours, tileset), jobs)
+    # (a game each: a game is written as soon as it ends, so an interrupt loses none that did)
+    games = ordered_map(play_one, _work(out, settings, colours, tileset), jobs, chunk=1)
     try:
         with progress(total - len(results), as_json) as advance:
             for result in games if verdict is None else ():

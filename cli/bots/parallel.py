@@ -112,13 +112,15 @@ def _ray_map(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]
         pool.terminate()
 
 
-def ordered_map(fn: Callable[[T], R], items: Iterable[T],
-                jobs: int = 0) -> Generator[R, None, None]:
+def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0,
+                chunk: int | None = None) -> Generator[R, None, None]:
     """``map(fn, items)`` in ``jobs`` processes (0: one per core), streaming, in input order;
     on a Ray cluster's workers after ``use_ray``.
 
     With one job, or fewer than two items, it runs in this process. ``items`` is read
-    lazily, at most ``AHEAD`` chunks per worker ahead of the results taken. An exception
+    lazily, at most ``AHEAD`` chunks per worker ahead of the results taken. A chunk is
+    ``chunk`` items, or by default sized for many short ones (up to ``MAX_CHUNK``); a
+    result comes back when its whole chunk is done, so long work asks for 1. An exception
     raised by ``fn`` in a worker is raised here; the pool is terminated when the caller
     stops (an error, or closing this generator early).
     """
@@ -133,7 +135,7 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T],
         yield from map(fn, itertools.chain(first, items))
         return
     workers = min(jobs, len(first))
-    size = max(1, min(MAX_CHUNK, len(first) // (workers * 8)))
+    size = chunk or max(1, min(MAX_CHUNK, len(first) // (workers * 8)))
     feed = _Feed(_chunks(itertools.chain(first, items), size), room=workers * AHEAD)
     others = _children()
     notes = tempfile.mkdtemp(prefix="meeple-bots-")

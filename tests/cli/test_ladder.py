@@ -217,3 +217,40 @@ def test_ctrl_c_while_a_game_is_written_waits_until_it_is_counted(tmp_path, monk
     games = sorted(n for n in os.listdir(out) if n.startswith("arena-") and n.endswith(".jsonl"))
     assert len(games) == 2 == said["summary"]["games"]
     assert json.loads((out / "summary.json").read_text())["games"] == 2
+
+
+@pytest.mark.slow  # a pool of worker processes, and 3 s until the interrupt
+def test_an_interrupted_arena_on_two_processes_keeps_each_game_that_ended(tmp_path,
+                                                                          monkeypatch):
+    """With ``--jobs 2``, a game that ended is written as soon as it ends, not when the games
+    handed out with it end: a Ctrl-C while the second game goes on keeps the first (the
+    first 40 games went out two at a time, and the first game was lost with the second)."""
+    import threading
+
+    from meeple.cli.bots import arena
+
+    monkeypatch.setattr(_real, "play_one", arena.play_one, raising=False)
+    monkeypatch.setattr(arena, "play_one", _second_game_goes_on)
+    out = tmp_path / "j"
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        said = run_json("arena", "--bots", "greedy-v1,random", "--games", "40", "--seed", "j",
+                        "--out", out, "--jobs", "2", code=130)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert (out / "arena-j-0.jsonl").exists()
+    assert said["summary"]["games"] >= 1
+
+
+class _real:
+    """``arena.play_one`` as it was, for the stand-in below (set by the test)."""
+
+
+def _second_game_goes_on(job):
+    """``arena.play_one``, but the second game goes on for 20 s (the interrupt stops it)."""
+    if job[0].endswith("-1.jsonl"):
+        time.sleep(20)
+    return _real.play_one(job)
