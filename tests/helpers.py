@@ -40,8 +40,10 @@ from scenarios import (  # noqa: F401  (tests import the shared sets from here)
 
 runner = CliRunner()
 # typer's runner builds the click command of the app it is given at every invoke, about a
-# millisecond; ``app_for`` gives one object per command name, so each tree is built once.
-typer.testing._get_command = functools.cache(typer.testing._get_command)
+# millisecond; ``app_for`` gives one object per command name, so each tree is built once
+# (where typer's runner builds it through this name: the tests only run slower otherwise).
+if hasattr(typer.testing, "_get_command"):
+    typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 #: the recorded games of ``fixtures/`` that fold to a valid game
 RECORDED = sorted(p for p in (Path(__file__).parents[1] / "fixtures").glob("*.jsonl")
