@@ -35,7 +35,7 @@ from collections.abc import Callable
 import msgspec
 
 from meeple.cli.bot_messages import VERSIONS, BotHello, Info
-from meeple.cli.bot_processes import stop_group, watch
+from meeple.cli.bot_processes import environment, stop_group, watch
 from meeple.cli.program_spec import ProgramError, program_of
 from meeple.engine import (
     Command,
@@ -127,14 +127,15 @@ class ExternalBot:
             path, self.options = program_of(self.spec)
         except ProgramError as exc:
             raise BotFailure(self.spec, f"could not be started: {exc}") from None
+        # a session of its own and a mark, so that closing stops whatever the bot started too
+        token, env = environment()
         try:
-            # a session of its own, so that closing stops whatever the bot started too
             self.process = subprocess.Popen(
                 command_line(path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, close_fds=True, start_new_session=True)
+                stderr=subprocess.PIPE, close_fds=True, start_new_session=True, env=env)
         except OSError as exc:
             raise BotFailure(self.spec, f"could not be started: {exc.strerror or exc}") from None
-        watch(self.process.pid)
+        watch(self.process.pid, token)
         assert self.process.stdin is not None and self.process.stderr is not None
         os.set_blocking(self.process.stdin.fileno(), False)
         threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True).start()
@@ -321,7 +322,7 @@ class ExternalBot:
             except subprocess.TimeoutExpired:
                 self.exited_in_grace = False
         finally:  # (Ctrl-C during the grace stops the bot all the same)
-            stop_group(process.pid)
+            stop_group(process.pid, exited=process.returncode is not None)
             process.wait()
             for stream in (process.stdout, process.stderr):
                 if stream is not None:

@@ -19,7 +19,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
 from multiprocessing.pool import IMapIterator
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from meeple.cli.bot_processes import adopt_orphans, note_in, stop_adopted, stop_noted
 
@@ -161,8 +161,8 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 0,
         if adopting:
             stop_adopted()
             adopt_orphans(False)
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _worker_setup(notes: str) -> None:
@@ -171,26 +171,30 @@ def _worker_setup(notes: str) -> None:
     bot programs it starts in ``notes``, for the parent to stop once it is terminated
     (``meeple.cli.bot_processes``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # (the terminal closed: the parent stops the pool)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     # (a worker forked after the parent set its SIGTERM handler keeps the default one)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     note_in(notes)
 
 
 class Terminated(SystemExit):
-    """SIGTERM reached the parent of a pool: it ends as the signal would (exit 143), once
-    the pool and its bot programs are stopped."""
+    """SIGTERM or SIGHUP reached the parent of a pool: it ends as the signal would (exit 143,
+    129), once the pool and its bot programs are stopped."""
 
 
-def _stop_on_sigterm():
-    """In the main thread: SIGTERM raises ``Terminated``, so that the pool is stopped with
-    its bot programs rather than left running; the handler it replaces (None elsewhere)."""
+def _stop_on_sigterm() -> dict[int, Any]:
+    """In the main thread: SIGTERM and SIGHUP (the terminal closed) raise ``Terminated``, so
+    that the pool is stopped with its bot programs rather than left running; the handlers
+    they replace (none elsewhere)."""
     if threading.current_thread() is not threading.main_thread():
-        return None
+        return {}
 
     def terminated(signum, frame):
-        raise Terminated(128 + signal.SIGTERM)
+        raise Terminated(128 + signum)
 
-    return signal.signal(signal.SIGTERM, terminated)
+    signals = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    return {signum: signal.signal(signum, terminated) for signum in signals}
 
 
 def _chunks(items: Iterator[T], size: int) -> Iterator[tuple[T, ...]]:

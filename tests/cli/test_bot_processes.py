@@ -1,7 +1,8 @@
-"""Bot programs that end (docs/bots.md): a bot program, and its whole
-process group, is stopped when it is closed, Ctrl-C during its grace to exit included, and
-when the pool of processes that plays `arena` or `simulate` is stopped (Ctrl-C, SIGTERM of
-the command or of one of its workers)."""
+"""Bot programs that end (docs/bots.md): a bot program, and whatever it started, is stopped
+when it is closed, Ctrl-C during its grace to exit included, when the command that runs it
+is sent SIGTERM or SIGHUP, and when the pool of processes that plays `arena` or `simulate` is
+stopped (Ctrl-C, SIGTERM or SIGHUP of the command, SIGTERM of one of its workers). What it
+started is stopped also where it left the bot's process group (`setsid`)."""
 
 from __future__ import annotations
 
@@ -110,7 +111,7 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "worker-sigterm"])
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sighup", "worker-sigterm"])
 @pytest.mark.parametrize("command", ["arena", "simulate"])
 def test_no_bot_program_outlives_a_pool_that_is_stopped(tmp_path, command, how):
     import signal
@@ -133,8 +134,8 @@ def test_no_bot_program_outlives_a_pool_that_is_stopped(tmp_path, command, how):
         assert len(_noted_pids(tmp_path, names)) >= 2, "the bots did not start"
         if how == "ctrl-c":
             process.send_signal(signal.SIGINT)
-        elif how == "sigterm":
-            process.send_signal(signal.SIGTERM)
+        elif how in ("sigterm", "sighup"):
+            process.send_signal(signal.SIGTERM if how == "sigterm" else signal.SIGHUP)
         else:  # one of the pool's workers is sent SIGTERM
             workers = [p for p in _children(process.pid)
                        if any(p in map(int, _ancestors(b)) for b in _noted_pids(tmp_path, names))]
@@ -146,7 +147,8 @@ def test_no_bot_program_outlives_a_pool_that_is_stopped(tmp_path, command, how):
         if process.poll() is None:
             process.kill()
     # (a worker that dies is an internal error, exit 4)
-    assert process.returncode == {"ctrl-c": 130, "sigterm": 143}.get(how, 4), stderr
+    assert process.returncode == {"ctrl-c": 130, "sigterm": 143, "sighup": 129}.get(how, 4), \
+        stderr
     assert all(process_gone(pid) for pid in workers), "a worker of the pool is left running"
     pids = _noted_pids(tmp_path, names)
     left = [pid for pid in pids if not process_gone(pid)]
@@ -167,3 +169,80 @@ def _ancestors(pid: int) -> list[int]:
         pid = int(stat[stat.rfind(b")") + 2:].split()[1])
         found.append(pid)
     return found
+
+
+#: a bot that starts a process out of its process group and away from its pipes, as a
+#: daemon does, notes both pids, then neither answers nor exits by itself: "child", a child
+#: in a session of its own with an empty environment (the bot still runs); "orphan", a
+#: double fork whose grandchild leads a new session and whose middle process exits
+ESCAPING = """\
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if HOW == "child":
+    pid = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
+                           start_new_session=True, env={}, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid
+else:
+    read, write = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.write(write, str(os.getpid()).encode())
+            time.sleep(120)
+        os._exit(0)
+    os.wait()
+    pid = int(os.read(read, 32))
+with open(sys.argv[0] + ".pids", "w") as f:
+    f.write(f"{os.getpid()} {pid}")
+time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("how", ["child", "orphan"])
+def test_what_a_bot_started_out_of_its_group_is_stopped_with_it(tmp_path, how):
+    path = tmp_path / f"escaping_{how}.py"
+    path.write_text(f"HOW = {how!r}\n" + ESCAPING)
+    bot = _started(str(path))
+    pids = _pids(str(path))
+    try:
+        bot.close()
+        left = [pid for pid in pids if not process_gone(pid, within=5)]
+    finally:
+        for pid in pids:
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+    assert not left, f"left running: {left} of {pids} (the bot, then what it started)"
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGHUP"])
+def test_a_signal_that_ends_a_command_stops_its_bot_programs(tmp_path, signum):
+    """No pool: the command runs its bot in its own process, and ends by the signal."""
+    import signal
+    import sys
+
+    bot = _lingering(tmp_path, "lingers")
+    process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "simulate", "--bot",
+                                f"cmd:{bot}", "--games", "40", "--seed", "p", "--jobs", "1",
+                                "--out", str(tmp_path / "out")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _noted_pids(tmp_path, ["lingers"]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _noted_pids(tmp_path, ["lingers"]), "the bot did not start"
+        process.send_signal(getattr(signal, signum))
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == -getattr(signal, signum), stderr
+    pids = _noted_pids(tmp_path, ["lingers"])
+    left = [pid for pid in pids if not process_gone(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{len(left)} of {len(pids)} bot programs left running"
