@@ -381,18 +381,23 @@ def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = N
     game = load(path)
     if not sees_only_the_table(bot):
         check_can_play(game.state)
-    with make_bot(bot, move_time, _show_info) as choose:
-        try:
+    count = 0
+    try:
+        with make_bot(bot, move_time, _show_info) as choose:
             failure = bot_turns(game, {}, choose, turns)
-        except KeyboardInterrupt:
-            game.save()  # the moves made before Ctrl-C stand
-            raise
-        if failure is None and hasattr(choose, "finish"):
-            choose.finish(game.state)
+            if failure is None and hasattr(choose, "finish"):
+                choose.finish(game.state)
+            # written before the bot is closed: its grace to exit may be cut short
+            count = len(game.unsaved)
+            if count:
+                game.save()
+    except KeyboardInterrupt:
+        game.save()  # the moves made before Ctrl-C stand
+        raise
     if failure is None:  # then the recorded bot seats, up to a person's turn
         _seats_play(game, every_seat="leave")
-    count = len(game.unsaved)
-    head = game.save() if count else game.head
+    count += len(game.unsaved)
+    head = game.save() if game.unsaved else game.head
     if failure is not None:
         raise Failure(f"{failure}; the game stops there: every move before it is written "
                       f"(head {logfile.short(head)})", 1)

@@ -34,7 +34,7 @@ def simulate_one(path: str, players: list[str], seed: str, bot: str, team: bool,
         failure = bot_turns(game, {}, choose)
         if failure is None and hasattr(choose, "finish"):
             choose.finish(game.state)
-    head = game.save(path)
+        head = game.save(path)  # before the bot is closed: its grace to exit may be cut short
     state = game.state
     summary = {"file": path, "seed": seed, "scores": dict(state.scores),
                "winners": list(state.winners or ()), "head": head}

@@ -246,3 +246,45 @@ def test_a_signal_that_ends_a_command_stops_its_bot_programs(tmp_path, signum):
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, f"{len(left)} of {len(pids)} bot programs left running"
+
+
+#: a bot that plays the first move offered, notes when its input ends, then never exits
+NO_EXIT = """\
+import json, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+for line in sys.stdin:
+    if json.loads(line)["type"] == "move":
+        print(json.dumps({"move": 0}), flush=True)
+open(sys.argv[0] + ".ended", "w").close()
+time.sleep(120)
+"""
+
+
+def test_ctrl_c_while_a_bot_is_given_its_grace_keeps_every_move(tmp_path):
+    """The moves are written before the bot is closed, so Ctrl-C during its grace to exit
+    loses none of them."""
+    import signal
+    import sys
+
+    from helpers import run
+
+    bot = tmp_path / "no_exit.py"
+    bot.write_text(NO_EXIT)
+    game = str(tmp_path / "g.jsonl")
+    run("new", game, "--players", "red,blue", "--edition", "classic", "--seed", "grace")
+    process = subprocess.Popen([sys.executable, "-m", "meeple.cli.app", "autoplay", game,
+                                "--bot", f"cmd:{bot}", "--to-end"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=interruptible)
+    try:
+        deadline = time.monotonic() + 120
+        while not os.path.exists(f"{bot}.ended") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert os.path.exists(f"{bot}.ended"), "the game did not end"
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert Game.load(game).phase == "over", "the moves of the game were not all written"
