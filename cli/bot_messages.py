@@ -93,6 +93,26 @@ class Info(msgspec.Struct, kw_only=True):
     line: list[int] = []  # the moves it expects, its own first
 
 
+def kept(info: Info) -> Info:
+    """An ``info`` as meeple keeps and passes it on: its text escaped (one line, no control
+    characters) and cut to 300 characters, its line to its first 20 moves."""
+    from meeple.events.text import escaped
+
+    return Info(type="info", text=escaped(info.text)[:300], score=info.score, depth=info.depth,
+                nodes=info.nodes, line=info.line[:20])
+
+
+def said(info: Info) -> str:
+    """An ``info`` in one line, as ``play`` shows it: ``score 3.5 depth 4 line 0 1 text``."""
+    parts = [f"{key} {value}" for key, value in (("score", info.score), ("depth", info.depth),
+                                                 ("nodes", info.nodes)) if value is not None]
+    if info.line:
+        parts.append("line " + " ".join(str(m) for m in info.line))
+    if info.text:
+        parts.append(info.text)
+    return " ".join(parts)[:600]
+
+
 class Error(msgspec.Struct, kw_only=True):
     """meeple's answer to a version 2 bot's answer it cannot take; the bot answers once more
     (a second bad answer stops it). ``legal``: the indexes it may answer, first and last."""

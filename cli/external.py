@@ -2,8 +2,9 @@
 protocol version 1 or 2 (``docs/bot-protocol.md``, the messages in ``meeple.cli.bot_messages``).
 
 - meeple starts PATH (found as ``meeple.cli.program_spec`` says; a ``.py`` file with this
-  Python) once per game and seat in ``arena`` and ``play`` (in ``autoplay`` and ``simulate``
-  one process plays every seat: follow ``state.player``), and first sends ``hello``, with the
+  Python) once per game and seat in ``arena`` (in ``autoplay`` and ``simulate`` one process
+  plays every seat: follow ``state.player``; ``play`` starts it for each of its turns, each an
+  ``autoplay --turns 1``), and first sends ``hello``, with the
   versions it speaks and the options given.
 - At each of the bot's decisions meeple sends ``move``: the public state, the tiles left, the
   legal moves and the clock. The bot answers ``{"move": INDEX}``. A version 2 bot's first
@@ -34,7 +35,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from meeple.cli.bot_messages import VERSIONS, BotHello, Info
+from meeple.cli.bot_messages import VERSIONS, BotHello, Info, kept
 from meeple.cli.bot_processes import environment, stop_group, watch
 from meeple.cli.program_spec import ProgramError, program_of
 from meeple.engine import (
@@ -92,11 +93,11 @@ def encode_move(command: Command) -> dict:
 
 class ExternalBot:
     """A ``cmd:PATH`` bot: callable on a state like the engine's bots. Start it per game
-    (``with``); it raises ``BotFailure`` when the program fails. ``on_info`` is given the
-    text of each ``info`` line of a version 2 bot (escaped, one line)."""
+    (``with``); it raises ``BotFailure`` when the program fails. ``on_info`` is given each
+    ``info`` of a version 2 bot, as ``bot_messages.kept`` bounds it."""
 
     def __init__(self, spec: str, move_time: float = DEFAULT_MOVE_TIME,
-                 on_info: Callable[[str], None] | None = None) -> None:
+                 on_info: Callable[[Info], None] | None = None) -> None:
         self.spec = spec
         self.move_time = move_time
         if not math.isfinite(move_time) or move_time <= 0:
@@ -212,20 +213,14 @@ class ExternalBot:
                                  f"type, {declared[name].type}")
 
     def _info(self, line: bytes) -> None:
-        """Show an ``info`` line; a malformed one is passed over."""
+        """Pass an ``info`` line on; a malformed one is passed over."""
         if self.on_info is None:
             return
         try:
             info = msgspec.json.decode(line, type=Info)
         except msgspec.DecodeError:
             return
-        parts = [f"{key} {value}" for key, value in (("score", info.score), ("depth", info.depth),
-                                                     ("nodes", info.nodes)) if value is not None]
-        if info.line:
-            parts.append("line " + " ".join(str(m) for m in info.line[:20]))
-        if info.text:
-            parts.append(info.text)
-        self.on_info(escaped(" ".join(parts))[:300])
+        self.on_info(kept(info))
 
     def finish(self, state: GameState) -> None:
         """Tell a version 2 bot the result of a game that has ended (``over``)."""

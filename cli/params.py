@@ -24,7 +24,7 @@ Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 BOT_HELP = ("random, greedy, lookahead (two turns ahead, the opponent's reply included), mcts, "
             "mcts:N (N iterations a move), mcts:Xs (X CPU seconds a "
             "move), greedy-v1 and mcts-v1 (the bots' first versions), mcts-learned (mcts with a "
-            "learned leaf value; not stronger), or cmd:PATH (a bot program, see the README).")
+            "learned leaf value; not stronger), or cmd:PATH (a bot program: docs/bot-protocol.md).")
 MoveTime = Annotated[float, typer.Option(help="Seconds a cmd:PATH bot may take for one move "
                                          "(above 0, at most 3600).", metavar="SECONDS")]
 COORDS = {"ignore_unknown_options": True}

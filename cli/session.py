@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import msgspec
 
@@ -32,6 +32,9 @@ from meeple.events import log as logfile
 from meeple.events.model import MAX_NAME, DiceRolled, Event, TileDrawn, TileSetAside
 from meeple.events.text import escaped
 from meeple.events.tileset import TileSetDef
+
+if TYPE_CHECKING:
+    from meeple.cli.bot_messages import Info
 
 
 class Outcome(msgspec.Struct):
@@ -294,7 +297,7 @@ def check_bot(spec: str, code: int = 2) -> None:
             program_of(spec)
         except ProgramError as exc:
             raise Failure(f"--bot {escaped(spec)}: {exc}; cmd:PATH runs a bot program (see "
-                          "the README)", 2) from None
+                          "docs/bot-protocol.md)", 2) from None
         return
     try:
         bot_named(spec, time.process_time)
@@ -325,7 +328,7 @@ def bot_label(spec: str) -> str:
 
 
 def make_bot(spec: str, move_time: float | None = None,
-             on_info: Callable[[str], None] | None = None):
+             on_info: Callable[[Info], None] | None = None):
     """A bot to play with, as a context that stops it afterwards: an engine bot, or an
     ``ExternalBot`` for ``cmd:PATH`` (``move_time``: its seconds a move; ``on_info``: given
     each ``info`` line it sends)."""
@@ -363,11 +366,13 @@ def bot_turns(game: Game, seats: dict, default, turns: int | None = None):
     return None
 
 
-def _show_info(text: str) -> None:
+def _show_info(info: Info) -> None:
     """An ``info`` line of a bot program, dim on stderr (escaped already)."""
     import typer
 
-    typer.secho(f"  bot: {text}", dim=True, err=True)
+    from meeple.cli.bot_messages import said
+
+    typer.secho(f"  bot: {said(info)}", dim=True, err=True)
 
 
 def autoplay(path: str, bot: str, turns: int | None, move_time: float | None = None) -> Outcome:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from meeple.engine import Command, Game, GameState
 
 if TYPE_CHECKING:
+    from meeple.cli.bot_messages import Info
     from meeple.cli.external import ExternalBot
     from meeple.events.model import Event
 
@@ -45,8 +46,9 @@ class Bot:
     def __init__(self, spec: str, move_time: float) -> None:
         self.spec = spec
         self.move_time = move_time
-        #: the ``info`` lines (one text each) the bot sent for its last move
-        self.info: list[str] = []
+        #: the ``info`` lines the bot sent for its last move (``score``, ``depth``, ``nodes``,
+        #: ``line``, ``text``; the text escaped)
+        self.info: list[Info] = []
         self._options: dict[str, str] = {}
         self._program: ExternalBot | None = None  # (while a game runs)
         self._engine: Callable[[GameState], Command] | None = None
@@ -154,7 +156,7 @@ class Bot:
             written, given = split_spec(spec)
             merged = {**given, **self._options}
             spec = "cmd:" + written + "".join(f":{k}={v}" for k, v in merged.items())
-        return ExternalBot(spec, self.move_time, lambda text: self.info.append(text))
+        return ExternalBot(spec, self.move_time, lambda info: self.info.append(info))
 
     def _stop(self) -> None:
         program, self._program = self._program, None

@@ -26,6 +26,9 @@ import json
 import os
 import time
 
+import msgspec
+
+from meeple.cli.bot_messages import Info, said
 from meeple.cli.bots.record import check_plain, interrupts_held, replace_file
 from meeple.cli.bots.simulating import check_seed, prepare_folder
 from meeple.cli.bots.stats import PairSprt
@@ -78,10 +81,12 @@ def play_one(job: tuple) -> dict:
     game = Game.begin(first)
 
     def logger(seat: int):
-        def log_info(text: str) -> None:
+        def log_info(info: Info) -> None:
             if len(infos) < MAX_INFO_LINES:
                 infos.append({"seat": seat, "bot": seating[seat], "turn": game.turn,
-                              "info": text})
+                              "info": said(info), **{
+                                  key: value for key, value in msgspec.structs.asdict(info).items()
+                                  if key != "type" and value not in (None, "", [])}})
         return log_info
 
     contexts = [make_bot(spec, move_time, logger(seat)) for seat, spec in enumerate(seating)]

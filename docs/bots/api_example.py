@@ -13,6 +13,6 @@ with Bot.open("cmd:docs/bots/first_bot.js", move_time=5) as program, \
         bot = seats[game.player]
         game.push(bot.play(game))             # the bot's move, a Command
     program.finish(game)                      # a version 2 program is told the result
-    print("red:", program.id, "said:", program.info)
+    print("red:", program.id, "said:", [info.text for info in program.info])
 print(game.scores, "winners:", game.winners)  # leaving `with` stopped the program
 game.save("api-bots.jsonl")

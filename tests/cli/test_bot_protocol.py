@@ -230,5 +230,6 @@ def test_an_arena_with_a_version_2_bot_keeps_its_info_beside_games_check_reads(t
     assert info and all(name.endswith(".info.ndjson") for name in info)
     first = json.loads((out / info[0]).read_text().splitlines()[0])
     assert "thinking" in first["info"] and first["seat"] in (0, 1)
+    assert (first["depth"], first["text"]) == (2, "thinking")  # its fields, as it gave them
     checked = run_json("check", out)
     assert checked["summary"] == {"games": 2, "valid": 2, "invalid": 0, "unreadable": 0}
