@@ -233,3 +233,42 @@ def test_an_arena_with_a_version_2_bot_keeps_its_info_beside_games_check_reads(t
     assert (first["depth"], first["text"]) == (2, "thinking")  # its fields, as it gave them
     checked = run_json("check", out)
     assert checked["summary"] == {"games": 2, "valid": 2, "invalid": 0, "unreadable": 0}
+
+
+TRANSCRIPT = os.path.join(ROOT, "docs", "bots", "transcript.txt")
+
+
+def _cut(line: str) -> str:
+    """A transcript line as the protocol page shows it: ``tileset`` and ``state`` as "…",
+    ``moves`` after the first three and ``remaining`` after the first two tiles as "…"."""
+    way, text = line[:2], line[2:]
+    message = json.loads(text)
+    if way == "> ":
+        for key in ("tileset", "state"):
+            if key in message:
+                message[key] = "…"
+        if len(message.get("moves", ())) > 3:
+            message["moves"] = [*message["moves"][:3], "…"]
+        if len(message.get("remaining", {})) > 2:
+            message["remaining"] = {**dict(list(message["remaining"].items())[:2]), "…": 0}
+    return way + json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_the_full_transcript_is_of_the_protocol_and_the_page_shows_it_cut():
+    """docs/bots/transcript.txt, recorded from a real game, is what the protocol page shows
+    (cut), and each of its lines is a message of the protocol (its schema's type)."""
+    import msgspec
+
+    from meeple.cli.bot_messages import MESSAGES
+
+    lines = open(TRANSCRIPT, encoding="utf-8").read().splitlines()
+    assert lines[0].startswith('> {"type":"hello"') and lines[-1].startswith('> {"type":"over"')
+    for line in lines:
+        way, message = line[:2], json.loads(line[2:])
+        kind = ("answer" if "move" in message and "type" not in message
+                else "bot-hello" if way == "< " and message["type"] == "hello"
+                else message["type"])
+        assert (way == "< ") == (kind in ("answer", "bot-hello", "info")), line[:80]
+        msgspec.json.decode(line[2:], type=MESSAGES[kind])  # raises if it is not of its kind
+    page = open(os.path.join(ROOT, "docs", "bot-protocol.md"), encoding="utf-8").read()
+    assert "\n".join(_cut(line) for line in lines) in page
