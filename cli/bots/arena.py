@@ -113,6 +113,11 @@ def play_one(job: tuple) -> dict:
     return result
 
 
+def _shown(error: float | None, digits: int) -> str:
+    """A standard error as the tally prints it: "-" where one seed gives none."""
+    return "-" if error is None else f"{error:.{digits}f}"
+
+
 #: the most ``info`` lines of bot programs an arena keeps of one game
 MAX_INFO_LINES = 10_000
 
@@ -299,18 +304,18 @@ def _say(summary: dict) -> None:
         elo = (f"Elo {row['elo']:+.0f} ± {row['elo_se']:.0f}" if row["elo"] is not None
                and row["elo_se"] is not None else "Elo -")
         say(f"  {row['bot']:<{width}}  {elo} · wins {row['wins']:g}/{row['games']} = {rate} "
-            f"(95% Wilson {low:.3f} to {high:.3f}; per seed {row['paired_se']:.3f} s.e.) · "
+            f"(95% Wilson {low:.3f} to {high:.3f}; per seed {_shown(row['paired_se'], 3)} s.e.) · "
             f"mean score {mean} · {timing}{failed}")
     for pairing in summary["pairings"]:
         a, b = pairing["bots"]
         elo = pairing["elo"]
         say(f"  {a} vs {b}: {pairing['score']:.3f} a game over {pairing['pairs']} pairs "
             f"(pentanomial {'/'.join(map(str, pairing['pentanomial']))}, s.e. "
-            f"{pairing['se']:.3f}), Elo {'-' if elo is None else f'{elo:+.0f}'}")
+            f"{_shown(pairing['se'], 3)}), Elo {'-' if elo is None else f'{elo:+.0f}'}")
     diff = summary.get("score_difference")
     if diff:
         say(f"  score difference {diff['of']} - {diff['over']}: {diff['mean']:+.1f} a game "
-            f"(standard error over seeds {diff['se']:.1f}, {diff['games']} games)")
+            f"(standard error over seeds {_shown(diff['se'], 1)}, {diff['games']} games)")
     sprt = summary.get("sprt")
     if sprt:
         words = {"H1": f"decided: {names[0]} scores at least {sprt['p1']:g} a game",

@@ -216,10 +216,15 @@ def _pairings(bots: list[str], groups: dict, size: int) -> list[dict]:
         mean, error = pair_scores(points)
         low, high = max(0.0, mean - Z95 * error), min(1.0, mean + Z95 * error)
         rows.append({"bots": [a, b], "pairs": len(points), "pentanomial": pentanomial(points),
-                     "score": round(mean, 4), "se": round(error, 4),
+                     "score": round(mean, 4), "se": _error(error, len(points), 4),
                      "elo": _finite(elo_of(mean)), "elo95": [_finite(elo_of(low)),
                                                              _finite(elo_of(high))]})
     return rows
+
+
+def _error(error: float, count: int, digits: int) -> float | None:
+    """A standard error, rounded, or None where fewer than two values give none."""
+    return round(error, digits) if count >= 2 else None
 
 
 def _finite(value: float) -> float | None:
@@ -266,10 +271,10 @@ def summarise(bots: list[str], results: list[dict], ladder: bool = False) -> dic
                       "win_rate": entry["wins"] / entry["games"] if entry["games"] else None,
                       "wilson95": [round(low, 4), round(high, 4)],
                       "paired_rate": round(paired, 4) if shares else None,
-                      "paired_se": round(paired_se, 4), "groups": len(shares),
+                      "paired_se": _error(paired_se, len(shares), 4), "groups": len(shares),
                       "elo": _finite(elo), "elo_se": _finite(elo_se),
                       "mean_score": round(mean, 2) if entry["scores"] else None,
-                      "mean_score_se": round(error, 2),
+                      "mean_score_se": _error(error, len(entry["scores"]), 2),
                       "seconds_per_move": (entry["seconds"] / entry["moves"]
                                            if entry["moves"] else None),
                       "clock": "wall" if bot.startswith("cmd:") else "cpu",
@@ -285,6 +290,7 @@ def summarise(bots: list[str], results: list[dict], ladder: bool = False) -> dic
         if diffs:
             mean, error = mean_and_error(diffs)
             summary["score_difference"] = {"of": bots[0], "over": bots[1],
-                                           "mean": round(mean, 2), "se": round(error, 2),
+                                           "mean": round(mean, 2),
+                                           "se": _error(error, len(diffs), 2),
                                            "seeds": len(diffs), "games": len(diffs) * size}
     return summary

@@ -185,3 +185,16 @@ def test_a_new_arena_plays_nothing_when_its_timings_cannot_be_written(tmp_path):
                                         "--out", out, "--jobs", "1", code=3)
     assert victim.read_text() == "keep me\n"
     assert sorted(p.name for p in out.iterdir()) == ["results.ndjson"]
+
+
+def test_one_seed_gives_no_error_over_seeds_rather_than_zero(tmp_path):
+    """Two games are one seed in both seatings: no spread over seeds to measure."""
+    from helpers import run
+
+    out = tmp_path / "one"
+    report = run_json("arena", "--bots", "greedy-v1,random", "--games", "2", "--seed", "h",
+                      "--out", out, "--jobs", "1")["summary"]
+    assert [row["paired_se"] for row in report["bots"]] == [None, None]
+    assert report["pairings"][0]["se"] is None and report["score_difference"]["se"] is None
+    text = run("arena", "--resume", out).stdout
+    assert "per seed - s.e." in text and "standard error over seeds -," in text
