@@ -16,7 +16,8 @@ games played out, every two bots at a table of two in the pentanomial model, the
 difference of the first two bots, and each bot's time a move (CPU seconds for the engine's
 bots, wall-clock seconds waiting for a program). ``--sprt P0,P1`` stops as soon as the
 pentanomial GSPRT (``meeple.cli.bots.stats.PairSprt``) decides whether the first bot scores
-at most P0 or at least P1 a game (errors 5%). Ctrl-C stops the arena with the tally of the
+at most P0 or at least P1 a game (errors 5%); in a ladder, once a test of the first bot
+against each other bot has decided. Ctrl-C stops the arena with the tally of the
 games written, exit 130.
 """
 
@@ -163,8 +164,9 @@ def check_arena(bots: list[str], games: int, edition: str, sprt, ladder: bool,
     check_move_time(move_time)
     if not 1 <= games <= MAX_GAMES:
         raise Failure(f"--games must be 1 to {MAX_GAMES:,}; got {games}", 2)
-    if sprt is not None and (len(bots) != 2 or ladder):
-        raise Failure("--sprt compares two bots at one table", 2)
+    if sprt is not None and len(bots) != 2 and not ladder:
+        raise Failure("--sprt compares bots two at a table: give two bots, or --ladder (the "
+                      "first bot against each other)", 2)
 
 
 def run_arena(bots: list[str], games: int, seed: str, out: str, edition: str, tileset,
@@ -226,36 +228,41 @@ def _play(out: str, settings: dict, tileset, jobs: int, as_json: bool,
     usable_jobs(jobs)
     bots, ladder = settings["bots"], settings["ladder"]
     colours = list(edition_named(settings["edition"]).colours[:2 if ladder else len(bots)])
-    test = PairSprt(*settings["sprt"]) if settings["sprt"] else None
-    verdict = None
-    by_seed: dict[str, list[dict]] = {}
-    if test is not None:
-        for result in results:
-            by_seed.setdefault(result["seed"], []).append(result)
-        for pair in by_seed.values():
-            if len(pair) == 2:
-                test.add(_points(pair, bots[0]))
-        verdict = test.verdict()
+    # an SPRT of the first bot against each other one (one at a table of two)
+    tests = {rival: PairSprt(*settings["sprt"]) for rival in bots[1:]} if settings["sprt"] \
+        else {}
+    tables: dict[tuple[str, frozenset], list[dict]] = {}
+
+    def counted(result: dict) -> None:
+        if bots[0] not in result["seats"] or not tests:
+            return
+        pair = tables.setdefault((result["seed"], frozenset(result["seats"])), [])
+        pair.append(result)
+        if len(pair) == 2:
+            rival = next(bot for bot in result["seats"] if bot != bots[0])
+            tests[rival].add(_points(pair, bots[0]))
+
+    def decided() -> bool:
+        return bool(tests) and all(test.verdict() is not None for test in tests.values())
+
+    for result in results:
+        counted(result)
     total = settings["seeds"] * len(list(schedule(bots, ladder, 1, "")))
     interrupted = False
     # (a game each: a game is written as soon as it ends, so an interrupt loses none that did)
     games = ordered_map(play_one, _work(out, settings, colours, tileset), jobs, chunk=1)
     try:
         with progress(total - len(results), as_json) as advance:
-            for result in games if verdict is None else ():
+            for result in games if not decided() else ():
                 with interrupts_held():
                     result["head"] = logfile.create(result["file"], result.pop("events"))
                     write_info(result["file"], result.pop("info"))
                     note_result(out, result)
                     results.append(result)
                 advance()
-                if test is not None:
-                    pair = by_seed.setdefault(result["seed"], [])
-                    pair.append(result)
-                    if len(pair) == 2:
-                        test.add(_points(pair, bots[0]))
-                        if (verdict := test.verdict()) is not None:
-                            break
+                counted(result)
+                if decided():
+                    break
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -265,10 +272,14 @@ def _play(out: str, settings: dict, tileset, jobs: int, as_json: bool,
     summary.update({"edition": settings["edition"], "seed": settings["seed"], "out": out,
                     "games": len(results), "planned": total, "ladder": ladder,
                     "seeds": len({r["seed"] for r in results})})
-    if test is not None:
-        summary["sprt"] = {"p0": test.p0, "p1": test.p1, "alpha": 0.05, "beta": 0.05,
-                           "model": "pentanomial", "pairs": sum(test.counts),
-                           "llr": round(test.llr, 4), "verdict": verdict}
+    if tests:
+        p0, p1 = settings["sprt"]
+        rows = [{"bots": [bots[0], rival], "pairs": sum(test.counts), "llr": round(test.llr, 4),
+                 "verdict": test.verdict()} for rival, test in tests.items()]
+        summary["sprt"] = {"p0": p0, "p1": p1, "alpha": 0.05, "beta": 0.05,
+                           "model": "pentanomial", "tests": rows}
+        if len(rows) == 1:  # two bots: the one test's figures beside it, as before
+            summary["sprt"].update({key: rows[0][key] for key in ("pairs", "llr", "verdict")})
     replace_file(os.path.join(out, SUMMARY), json.dumps(summary, indent=1, sort_keys=True) + "\n")
     if as_json:
         emit_json({"summary": summary, "games": results})
@@ -317,9 +328,11 @@ def _say(summary: dict) -> None:
         say(f"  score difference {diff['of']} - {diff['over']}: {diff['mean']:+.1f} a game "
             f"(standard error over seeds {_shown(diff['se'], 1)}, {diff['games']} games)")
     sprt = summary.get("sprt")
-    if sprt:
-        words = {"H1": f"decided: {names[0]} scores at least {sprt['p1']:g} a game",
-                 "H0": f"decided: {names[0]} scores at most {sprt['p0']:g} a game",
-                 None: "not decided yet (play more games)"}[sprt["verdict"]]
-        say(f"  SPRT on {sprt['pairs']} pairs (P0 {sprt['p0']:g}, P1 {sprt['p1']:g}, 5% "
-            f"errors): {words}; log-likelihood ratio {sprt['llr']:.2f}")
+    for test in sprt["tests"] if sprt else ():
+        first, rival = test["bots"]
+        words = {"H1": f"decided: {first} scores at least {sprt['p1']:g} a game",
+                 "H0": f"decided: {first} scores at most {sprt['p0']:g} a game",
+                 None: "not decided yet (play more games)"}[test["verdict"]]
+        said = "" if len(sprt["tests"]) == 1 else f" {first} vs {rival}"
+        say(f"  SPRT{said} on {test['pairs']} pairs (P0 {sprt['p0']:g}, P1 {sprt['p1']:g}, 5% "
+            f"errors): {words}; log-likelihood ratio {test['llr']:.2f}")

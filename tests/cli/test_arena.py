@@ -82,8 +82,24 @@ def test_an_sprt_stops_the_arena_once_decided(tmp_path):
     assert len(report["games"]) % 2 == 0
 
 
+@pytest.mark.slow  # a ladder played to its decisions
+def test_a_ladder_runs_an_sprt_of_the_first_bot_against_each_other_and_stops_when_all_decide(
+        tmp_path):
+    report = run_json("arena", "--ladder", "--bots", "greedy,greedy-v1,random", "--games",
+                      "600", "--seed", "q", "--out", tmp_path / "q", "--sprt", "0.3,0.6",
+                      "--jobs", "1")
+    tests = report["summary"]["sprt"]["tests"]
+    assert [t["bots"] for t in tests] == [["greedy", "greedy-v1"], ["greedy", "random"]]
+    assert all(t["verdict"] == "H1" and t["pairs"] >= 2 for t in tests)
+    assert "verdict" not in report["summary"]["sprt"]  # no one verdict for several tests
+    assert len(report["games"]) < 600
+    resumed = run_json("arena", "--resume", tmp_path / "q")  # decided: nothing more to play
+    assert len(resumed["games"]) == len(report["games"])
+
+
 @pytest.mark.parametrize("args, words", [
     (["--bots", "greedy"], "2 to"),
+    (["--bots", "greedy,greedy-v1,random", "--sprt", "0.5,0.6"], "or --ladder"),
     (["--bots", "greedy,clever"], "unknown bot"),
     (["--bots", "greedy,random", "--sprt", "0.7,0.5"], "0 < P0 < P1 < 1"),
     (["--bots", "greedy,random", "--sprt", "x"], "P0,P1"),
