@@ -327,8 +327,8 @@ def _say(summary: dict) -> None:
     if diff:
         say(f"  score difference {diff['of']} - {diff['over']}: {diff['mean']:+.1f} a game "
             f"(standard error over seeds {_shown(diff['se'], 1)}, {diff['games']} games)")
-    sprt = summary.get("sprt")
-    for test in sprt["tests"] if sprt else ():
+    sprt: dict = summary.get("sprt") or {}
+    for test in sprt.get("tests", ()):
         first, rival = test["bots"]
         words = {"H1": f"decided: {first} scores at least {sprt['p1']:g} a game",
                  "H0": f"decided: {first} scores at most {sprt['p0']:g} a game",
