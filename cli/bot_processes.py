@@ -10,49 +10,55 @@ What a bot started is found three ways, for a program may try to outlive its sto
   ``setsid`` while its parent still runs;
 - its mark: each program is started with ``MARK`` in its environment, a random token, and
   every process that still carries it is stopped with it, an orphan of a double fork into
-  a new session included. Every process found is first sent SIGSTOP, so that it starts
-  nothing more, and killed once no new one is found.
+  a new session included.
+
+Each process found is first sent SIGSTOP, so that it starts nothing more, and all are killed
+once a pass finds no new one, or after ``_ROUNDS`` passes or ``_BUDGET`` seconds. A process
+started before the bot program is never its, and is passed over without reading more.
 
 A process killed by a signal runs no hook, as a pool's worker does when the pool is
 terminated or the worker is sent SIGTERM. So a pool's workers also note each bot program
 they start in a folder the pool's parent made (``note_in``): one file a process group, named
 by its id, holding the process's start time and its mark, removed when the bot is stopped.
 Once the pool is terminated, the parent stops every program still noted there
-(``stop_noted``); the start time tells a bot still running from a new process that took the
-id of one that ended.
+(``stop_noted``): the group only if its leader is the process noted (the same start time),
+what carries the mark in any case. The parent also takes in the orphans of its workers
+(``adopt_orphans``, ``stop_adopted``): a program whose worker died becomes its child.
 
-A worker killed while it starts a program, before it can note it, leaves a program no one
-noted. On Linux the pool's parent therefore takes in the orphans of its workers (it makes
-itself their "child subreaper", ``prctl(PR_SET_CHILD_SUBREAPER)``): a bot program whose
-worker died becomes its child, and is stopped with its process group once the pool is gone
-(``stop_adopted``). Elsewhere such a program is left to its own end: its input is closed,
-and a bot that reads it exits.
-
-Out of reach: a process that both left the group and dropped its mark (a new environment)
-once its parent ended, and everything of a ``meeple`` process killed by SIGKILL, which runs
-nothing.
+Out of reach (``docs/bot-protocol.md``, "Stopping"): an orphan that dropped or hid its mark
+(a new environment; an environment this process may not read); a chain of processes each of
+which forks the next and exits, which a pass over ``/proc`` may not see, the more likely the
+more processes the machine runs; what a program has another, already running, process start
+for it (a tmux or ``systemd --user`` server, ``at``); and everything of a ``meeple`` process
+killed by SIGKILL, which runs nothing.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import re
 import secrets
 import signal
 import sys
 import threading
+import time
+
+from meeple.cli import proc_table
 
 #: the environment variable that marks a bot program and whatever it starts: the marks of
 #: the programs it runs under, each a random token, separated by spaces
 MARK = "MEEPLE_BOT"
-#: the rounds of looking for more processes to stop, at most (a program that forks faster
-#: than it is stopped is killed with what was found)
+_PREFIX = MARK.encode("ascii") + b"="
+_TOKEN = re.compile(r"[0-9a-f]{32}", re.ASCII)
+#: the passes of looking for more processes to stop, at most, and the seconds they may take
+#: (a program that forks faster than it is stopped is killed with what was found)
 _ROUNDS = 20
-#: the most of a process's environment read to look for a mark, in bytes
-_MAX_ENVIRONMENT = 1 << 22
+_BUDGET = 2.0
 
-#: the bot programs started by this process and not stopped yet: their mark, by process group
-_LIVE: dict[int, str] = {}
+#: the bot programs started by this process and not stopped yet, by process group: their
+#: mark and their start time (clock ticks since boot, None where unknown)
+_LIVE: dict[int, tuple[str, int | None]] = {}
 #: the folder where this process notes its bot programs for its parent (a pool's worker)
 _NOTES: list[str] = []
 
@@ -72,37 +78,30 @@ def environment() -> tuple[str, dict[str, str]]:
     return token, {**os.environ, MARK: f"{outer} {token}".strip()}
 
 
-def _started(pid: int) -> str:
-    """The start time of a process in clock ticks since boot (``/proc/PID/stat``), or ""
-    where the system does not say."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return ""
-    # the command name, in parentheses, may hold spaces: the fields after it count from it
-    return stat[stat.rfind(b")") + 2:].split()[19].decode("ascii", "replace")
-
-
 def watch(pid: int, token: str) -> None:
-    """Note a bot program: its process group (its own session: its pid) and its mark."""
+    """Note a bot program: its process group (its own session: its pid), its mark, its
+    start time."""
     if not _LIVE:
         atexit.register(stop_all_bots)
         _stop_on_signals()
-    _LIVE[pid] = token
+    start = proc_table.started(pid)
+    _LIVE[pid] = (token, start)
     for folder in _NOTES:
         try:
             with open(os.path.join(folder, str(pid)), "w", encoding="ascii") as f:
-                f.write(f"{_started(pid)} {token}")
+                f.write(f"{'' if start is None else start} {token}")
         except OSError:
             pass  # (the parent removed the folder: it is stopping)
 
 
 def stop_group(pid: int, exited: bool = False) -> None:
-    """Kill a bot program with whatever it started, and forget it. ``exited``: the program
-    ended and was waited for, so processes whose parent is ``pid`` are not its children."""
-    token = _LIVE.pop(pid, "")
-    _stop(pid, token, descendants=not exited)
+    """Kill a bot program with whatever it started, then forget it (not before: a stop cut
+    short by Ctrl-C or a signal is done again by the exit hook or the handler).
+    ``exited``: the program ended and was waited for, so processes whose parent is ``pid``
+    are not its children."""
+    token, start = _LIVE.get(pid, ("", None))
+    _stop(pid, token, start, descendants=not exited)
+    _LIVE.pop(pid, None)
     for folder in _NOTES:
         try:
             os.unlink(os.path.join(folder, str(pid)))
@@ -117,29 +116,31 @@ def stop_all_bots() -> None:
         stop_group(pid)
 
 
-def _stop(group: int, token: str, descendants: bool) -> None:
+def _stop(group: int, token: str, since: int | None, descendants: bool) -> None:
     """Stop process group ``group``, the descendants of its leader (``descendants``) and every
-    process marked ``token``: each is first sent SIGSTOP, so that it starts nothing more,
-    then all are killed."""
+    process marked ``token`` started at tick ``since`` or later: each is first sent SIGSTOP,
+    then all are killed, also when this is cut short."""
     stopped: set[int] = set()
     spared = {os.getpid(), 0}
-    for _ in range(_ROUNDS):
-        found = _marked(token.encode("ascii")) if token else set()
-        if descendants and group > 0:
-            found |= _descendants(group)
-        found -= stopped | spared
-        if not found:
-            break
-        for pid in found:
-            _signal(pid, signal.SIGSTOP)
-        stopped |= found
-    if group > 0:
-        try:
-            os.killpg(group, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    for pid in stopped:
-        _signal(pid, signal.SIGKILL)
+    roots = {group} if descendants and group > 0 else set()
+    mark = token.encode("ascii") if token else b""
+    deadline = time.monotonic() + _BUDGET
+    try:
+        for _ in range(_ROUNDS):
+            found = proc_table.scan(roots | stopped, since, _PREFIX, mark) - stopped - spared
+            for pid in found:
+                _signal(pid, signal.SIGSTOP)
+            stopped |= found
+            if not found or time.monotonic() > deadline:
+                break
+    finally:
+        if group > 0:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid in stopped:
+            _signal(pid, signal.SIGKILL)
 
 
 def _signal(pid: int, signum: int) -> None:
@@ -147,50 +148,6 @@ def _signal(pid: int, signum: int) -> None:
         os.kill(pid, signum)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def _pids() -> list[int]:
-    try:
-        return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
-    except OSError:
-        return []  # (no /proc: the process group alone is stopped)
-
-
-def _descendants(root: int) -> set[int]:
-    """The processes whose parent, or parent's parent and so on, is ``root`` (``/proc``)."""
-    children: dict[int, list[int]] = {}
-    for pid in _pids():
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        children.setdefault(int(stat[stat.rfind(b")") + 2:].split()[1]), []).append(pid)
-    found: set[int] = set()
-    todo = [root]
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def _marked(token: bytes) -> set[int]:
-    """The processes of this user whose environment carries the mark ``token``."""
-    prefix = MARK.encode("ascii") + b"="
-    found = set()
-    for pid in _pids():
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                environment = f.read(_MAX_ENVIRONMENT)
-        except OSError:
-            continue  # (gone, or another user's)
-        for variable in environment.split(b"\0"):
-            if variable.startswith(prefix) and token in variable[len(prefix):].split():
-                found.add(pid)
-                break
-    return found
 
 
 def _stop_on_signals() -> None:
@@ -208,6 +165,22 @@ def _stop_on_signals() -> None:
             pass
 
 
+def _forget_in_child() -> None:
+    """A process forked from this one has started no bot program: it forgets this one's,
+    and the handler that would stop them."""
+    _LIVE.clear()
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        try:
+            if signum is not None and signal.getsignal(signum) is _ended_by:
+                signal.signal(signum, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
 def _ended_by(signum: int, frame: object) -> None:
     """Stop the bot programs, then end by the signal as the default action would."""
     stop_all_bots()
@@ -217,10 +190,11 @@ def _ended_by(signum: int, frame: object) -> None:
 
 def stop_noted(folder: str) -> None:
     """Stop every bot program noted in ``folder`` by a pool's workers and still running, with
-    whatever it started, then remove the folder. For the pool's parent, once the workers are
-    gone. The group is killed only if its leader is the same process (the same start time; a
-    leader gone may have left the rest of its group, which keeps the id from being given
-    again); what carries its mark, always."""
+    what carries its mark, then remove the folder. For the pool's parent, once the workers
+    are gone. A note is a bot's word (its process group and its user are the worker's), so
+    the group is killed only if its leader is the process noted (the same start time, where
+    the system says; a leader gone may have left the rest of its group, which keeps the id
+    from being given again), and a mark is taken only as the token meeple writes."""
     try:
         names = os.listdir(folder)
     except OSError:
@@ -229,17 +203,16 @@ def stop_noted(folder: str) -> None:
         path = os.path.join(folder, name)
         try:
             with open(path, encoding="ascii") as f:
-                noted, _, token = f.read().partition(" ")
+                noted, _, token = f.read(200).partition(" ")
             os.unlink(path)
         except (OSError, UnicodeDecodeError):
             continue
-        if not name.isdigit():
+        if not (name.isdigit() and _TOKEN.fullmatch(token) and (noted == "" or noted.isdigit())):
             continue
-        now = _started(int(name))
-        if noted and now and now != noted:
-            _stop(0, token, descendants=False)  # another process took the id: the mark alone
-            continue
-        _stop(int(name), token, descendants=True)
+        now = proc_table.started(int(name))
+        since = int(noted) if noted else None
+        group = int(name) if now == since and int(name) > 1 else 0
+        _stop(group, token, since, descendants=False)
     try:
         os.rmdir(folder)
     except OSError:
@@ -265,30 +238,12 @@ def adopt_orphans(on: bool) -> bool:
 
 
 def stop_adopted() -> None:
-    """Stop every bot program this process took in as an orphan (a child leading a session
-    of its own, as bot programs do, that this process did not start itself), with its
-    process group, and reap it."""
-    me = os.getpid()
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return
-    for entry in entries:
-        if not entry.isdigit() or int(entry) in _LIVE:
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        pid, parent, session = int(entry), int(fields[1]), int(fields[3])
-        if parent != me or session != pid:
-            continue
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    """Stop every orphan this process took in (a child it did not start as a bot program:
+    for a pool's parent once its workers are gone, what their bot programs left), with its
+    process group and its descendants, and reap it."""
+    bots = set(_LIVE)
+    for pid in sorted(proc_table.own_children() - bots):
+        _stop(pid, "", None, descendants=True)
         try:
             os.waitpid(pid, 0)
         except ChildProcessError:

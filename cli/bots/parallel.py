@@ -170,12 +170,18 @@ def _worker_setup(notes: str) -> None:
     while it holds the pool's queue lock would leave the parent waiting on it. It notes the
     bot programs it starts in ``notes``, for the parent to stop once it is terminated
     (``meeple.cli.bot_processes``)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGHUP"):  # (the terminal closed: the parent stops the pool)
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    # a handler that does nothing, not SIG_IGN, which the bot programs started here would
+    # inherit through exec; SIGHUP: the terminal closed, and the parent stops the pool
+    for signum in (signal.SIGINT, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, _left_to_the_parent)
     # (a worker forked after the parent set its SIGTERM handler keeps the default one)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     note_in(notes)
+
+
+def _left_to_the_parent(signum, frame) -> None:
+    """A worker's Ctrl-C and SIGHUP: nothing (the pool's parent stops the pool)."""
 
 
 class Terminated(SystemExit):

@@ -288,3 +288,99 @@ def test_ctrl_c_while_a_bot_is_given_its_grace_keeps_every_move(tmp_path):
             process.kill()
     assert process.returncode == 130, stderr
     assert Game.load(game).phase == "over", "the moves of the game were not all written"
+
+
+def test_a_forged_note_makes_the_pool_parent_kill_no_process_it_names(tmp_path):
+    """A note in the pool's folder is a bot's word: a process it names is killed only if it
+    is the process noted (its start time), never on a note without one."""
+    import sys
+
+    from meeple.cli.bot_processes import stop_noted
+
+    victim = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                              start_new_session=True)
+    try:
+        folder = tmp_path / "notes"
+        folder.mkdir()
+        (folder / str(victim.pid)).write_text(" " + "0" * 32)  # no start time
+        stop_noted(str(folder))
+        folder.mkdir()
+        (folder / str(victim.pid)).write_text("12 not-a-mark")
+        stop_noted(str(folder))
+        time.sleep(0.2)
+        assert victim.poll() is None, "a process named by a forged note was killed"
+    finally:
+        victim.kill()
+        victim.wait()
+
+
+def test_a_stop_cut_short_kills_what_it_stopped_and_the_exit_hook_finishes_it(tmp_path,
+                                                                            monkeypatch):
+    from meeple.cli import bot_processes, proc_table
+
+    program = _stubborn(tmp_path)
+    bot = _started(program)
+    pids = _pids(program)
+    scan, passes = proc_table.scan, []
+
+    def cut_short(*args):
+        passes.append(1)
+        if len(passes) == 2:  # Ctrl-C after the first pass stopped the bot's child
+            raise KeyboardInterrupt
+        return scan(*args)
+
+    monkeypatch.setattr(proc_table, "scan", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        bot.close()
+    assert process_gone(pids[1]), "a process stopped before Ctrl-C was left stopped"
+    assert pids[0] in bot_processes._LIVE, "the bot was forgotten before it was stopped"
+    monkeypatch.setattr(proc_table, "scan", scan)
+    bot_processes.stop_all_bots()  # (as the exit hook does)
+    assert all(process_gone(pid) for pid in pids)
+
+
+def test_a_process_forked_after_a_bot_started_forgets_it(tmp_path):
+    """A child forked later (a library user's worker pool) did not start the bot: it must
+    not stop it when it ends or is sent SIGTERM."""
+    import signal
+
+    from meeple.cli import bot_processes
+
+    program = _stubborn(tmp_path)
+    bot = _started(program)
+    _pids(program)
+    try:
+        child = os.fork()
+        if child == 0:
+            forgot = not bot_processes._LIVE
+            handler = signal.getsignal(signal.SIGTERM) is not bot_processes._ended_by
+            os._exit(0 if forgot and handler else 1)
+        assert os.waitpid(child, 0)[1] == 0, "the forked child still holds the bot"
+    finally:
+        bot.close()
+
+
+#: a bot that notes the signals it was started ignoring, then plays the first move offered
+IGNORES = """\
+import json, os, sys
+with open(os.path.join(sys.argv[0] + ".ignored", str(os.getpid())), "w") as out:
+    out.write(next(line for line in open("/proc/self/status") if line.startswith("SigIgn")))
+for line in sys.stdin:
+    if json.loads(line)["type"] == "move":
+        print(json.dumps({"move": 0}), flush=True)
+"""
+
+
+def test_bots_of_a_pool_are_not_started_ignoring_ctrl_c_or_sighup(tmp_path):
+    """A worker leaves Ctrl-C and SIGHUP to the pool's parent with a handler, not by ignoring
+    them, which a program it starts would inherit through exec."""
+    from helpers import run
+
+    bot = tmp_path / "ignores.py"
+    bot.write_text(IGNORES)
+    (tmp_path / "ignores.py.ignored").mkdir()
+    run("arena", "--bots", f"cmd:{bot},random", "--games", "2", "--seed", "i", "--jobs", "2",
+        "--out", tmp_path / "out")
+    masks = [int(p.read_text().split()[1], 16) for p in (tmp_path / "ignores.py.ignored").iterdir()]
+    assert len(masks) == 2
+    assert not any(mask & 0b11 for mask in masks), "a bot was started ignoring SIGHUP or SIGINT"
