@@ -238,13 +238,19 @@ def adopt_orphans(on: bool) -> bool:
 
 
 def stop_adopted() -> None:
-    """Stop every orphan this process took in (a child it did not start as a bot program:
-    for a pool's parent once its workers are gone, what their bot programs left), with its
-    process group and its descendants, and reap it."""
+    """Stop every bot program this process took in as an orphan (a child leading a session
+    of its own, as bot programs do, that it did not start as a bot itself: for a pool's
+    parent once its workers are gone), with its process group and its descendants, and reap
+    it. A child of any other kind (a server a test started, say) is left alone."""
     bots = set(_LIVE)
     for pid in sorted(proc_table.own_children() - bots):
+        if not proc_table.leads_session(pid):
+            continue
         _stop(pid, "", None, descendants=True)
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
+        for _ in range(100):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    break
+            except ChildProcessError:
+                break
+            time.sleep(0.01)

@@ -90,3 +90,9 @@ def own_children() -> set[int]:
         except (OSError, ValueError):
             continue
     return found
+
+
+def leads_session(pid: int) -> bool:
+    """Whether ``pid`` leads a session of its own (its session id is its pid)."""
+    fields = _stat(pid)
+    return bool(fields) and int(fields[3]) == pid

@@ -384,3 +384,24 @@ def test_bots_of_a_pool_are_not_started_ignoring_ctrl_c_or_sighup(tmp_path):
     masks = [int(p.read_text().split()[1], 16) for p in (tmp_path / "ignores.py.ignored").iterdir()]
     assert len(masks) == 2
     assert not any(mask & 0b11 for mask in masks), "a bot was started ignoring SIGHUP or SIGINT"
+
+
+def test_a_pool_parent_leaves_alone_a_child_that_is_no_bot_program():
+    """Once a pool is gone its parent stops the orphans it took in: bot programs, each the
+    leader of a session. A child of another kind (a server a test or a host program
+    started) is neither stopped nor waited for."""
+    import sys
+    import threading
+
+    from meeple.cli.bot_processes import stop_adopted
+
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        done = threading.Thread(target=stop_adopted, daemon=True)
+        done.start()
+        done.join(5)
+        assert not done.is_alive(), "the pool's parent waits for a child that is no bot"
+        assert server.poll() is None, "the pool's parent stopped a child that is no bot"
+    finally:
+        server.kill()
+        server.wait()
