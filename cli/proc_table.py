@@ -95,4 +95,4 @@ def own_children() -> set[int]:
 def leads_session(pid: int) -> bool:
     """Whether ``pid`` leads a session of its own (its session id is its pid)."""
     fields = _stat(pid)
-    return bool(fields) and int(fields[3]) == pid
+    return fields is not None and int(fields[3]) == pid
