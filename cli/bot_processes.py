@@ -61,6 +61,8 @@ _BUDGET = 2.0
 _LIVE: dict[int, tuple[str, int | None]] = {}
 #: the folder where this process notes its bot programs for its parent (a pool's worker)
 _NOTES: list[str] = []
+#: whether the exit hook and the signal handlers are set (once a process)
+_HOOKED: list[bool] = []
 
 
 def note_in(folder: str) -> None:
@@ -81,7 +83,8 @@ def environment() -> tuple[str, dict[str, str]]:
 def watch(pid: int, token: str) -> None:
     """Note a bot program: its process group (its own session: its pid), its mark, its
     start time."""
-    if not _LIVE:
+    if not _HOOKED:
+        _HOOKED.append(True)
         atexit.register(stop_all_bots)
         _stop_on_signals()
     start = proc_table.started(pid)
@@ -169,6 +172,7 @@ def _forget_in_child() -> None:
     """A process forked from this one has started no bot program: it forgets this one's,
     and the handler that would stop them."""
     _LIVE.clear()
+    _HOOKED.clear()  # (its handlers are the default ones again: a bot started here sets them)
     for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         try:
             if signum is not None and signal.getsignal(signum) is _ended_by:
