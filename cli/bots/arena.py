@@ -333,6 +333,6 @@ def _say(summary: dict) -> None:
         words = {"H1": f"decided: {first} scores at least {sprt['p1']:g} a game",
                  "H0": f"decided: {first} scores at most {sprt['p0']:g} a game",
                  None: "not decided yet (play more games)"}[test["verdict"]]
-        said = "" if len(sprt["tests"]) == 1 else f" {first} vs {rival}"
-        say(f"  SPRT{said} on {test['pairs']} pairs (P0 {sprt['p0']:g}, P1 {sprt['p1']:g}, 5% "
+        pair = "" if len(sprt["tests"]) == 1 else f" {first} vs {rival}"
+        say(f"  SPRT{pair} on {test['pairs']} pairs (P0 {sprt['p0']:g}, P1 {sprt['p1']:g}, 5% "
             f"errors): {words}; log-likelihood ratio {test['llr']:.2f}")
