@@ -225,6 +225,24 @@ def test_dash_m_selects_games_by_edition_and_outcome(project, expression, select
     assert set(outcomes(result)) == selected
 
 
+def test_a_plug_in_editions_marker_is_listed_and_selects_its_games(project, monkeypatch,
+                                                                   tmp_path):
+    from plugin_edition.outpost import Outpost
+
+    from meeple.engine import EDITIONS
+
+    monkeypatch.setitem(EDITIONS, "outpost", Outpost())
+    made = tmp_path / "outpost_3.jsonl"
+    run("new", made, "--players", "red,blue", "--edition", "outpost", "--seed", "3")
+    run("autoplay", made, "--to-end")
+    add_game(project, made)
+    result = run_bounded(project, "--strict-markers", "-m", "outpost and finished")
+    assert outcomes(result) == {"outpost_3": "passed"}
+    listed = run_bounded(project, "--markers").stdout.str()
+    assert "@pytest.mark.outpost: a recorded game of Outpost (a plug-in edition) (meeple)" in listed
+    assert "@pytest.mark.star_wars: a recorded game of Carcassonne: Star Wars Edition" in listed
+
+
 def test_a_broken_game_fails_with_checks_located_reason(project):
     add_game(project, BROKEN, snapshot=False)
     result = run_bounded(project)

@@ -4,7 +4,7 @@ Registered through the ``pytest11`` entry point, it does nothing unless asked: o
 ``--meeple-games DIR`` or the ini setting ``meeple_games`` does it collect games. Each
 ``*.jsonl`` under such a folder is one item, named after its file, that checks the game as
 ``meeple check`` does and compares its state with its snapshot ``X.expected.json``, as
-``meeple check --expect`` does. Markers: the game's edition (``classic``, ``star_wars``) and
+``meeple check --expect`` does. Markers: the game's edition (its name, ``-`` written ``_``) and
 its outcome (``finished``, ``unfinished``).
 
 This module is imported at every pytest start-up where meeple is installed, so it imports
@@ -26,13 +26,27 @@ from meeple.cli.pytest_plugin.settings import ROOTS, WRITTEN, game_roots, inside
 if TYPE_CHECKING:
     from meeple.engine import Game
 
-#: the markers every run with games has; an edition from another package adds its own
+#: the markers of a game's outcome; each installed edition adds its own (``edition_markers``)
 MARKERS = {
-    "classic": "a recorded game of the classic edition (meeple)",
-    "star_wars": "a recorded game of Carcassonne: Star Wars Edition (meeple)",
     "finished": "a recorded game that has ended: its last line is game_ended (meeple)",
     "unfinished": "a recorded game still in progress, or whose last line cannot be read (meeple)",
 }
+
+
+def edition_markers() -> dict[str, str]:
+    """A marker for each edition registered or declared by an installed package (its name,
+    ``-`` written ``_``), so that ``--strict-markers`` accepts every game's edition; a name a
+    log could not hold is left out, and a title is shown escaped."""
+    from meeple.cli.pytest_plugin.games import EDITION_NAME
+    from meeple.engine import EDITIONS, installed
+    from meeple.events.text import escaped
+
+    markers = {}
+    for name in installed():
+        if EDITION_NAME.fullmatch(name):
+            title = escaped(EDITIONS[name].title)[:80] if name in EDITIONS else name
+            markers[name.replace("-", "_")] = f"a recorded game of {title} (meeple)"
+    return markers
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("meeple", "recorded games of meeple (docs/pytest.md)")
@@ -63,7 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
             source = "--meeple-games" if given else "the ini setting meeple_games"
             raise pytest.UsageError(f"{source}: no such folder of games: {escaped(str(root))}")
-    for name, words in MARKERS.items():
+    for name, words in {**edition_markers(), **MARKERS}.items():
         config.addinivalue_line("markers", f"{name}: {words}")
     config.pluginmanager.register(SnapshotsWritten(config), "meeple-snapshots-written")
     # the folders are collected beside the tests pytest would run anyway; where the command

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle
 
 #: an edition's name as a log may record it (``meeple.events.model.Edition``)
-_EDITION = re.compile(r"[a-z][a-z0-9-]{0,39}")
+EDITION_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
 #: the flag that writes snapshots, as the failures name it
 UPDATE_FLAG = "--meeple-update"
 
@@ -160,7 +160,7 @@ def markers_of(path: Path) -> list[str]:
     marks = []
     edition = _field(first, "edition")
     if _field(first, "type") == "game_started" and isinstance(edition, str) \
-            and _EDITION.fullmatch(edition):
+            and EDITION_NAME.fullmatch(edition):
         marks.append(edition.replace("-", "_"))
     marks.append("finished" if _field(last, "type") == "game_ended" else "unfinished")
     return marks
