@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import msgspec
 
 from meeple.cli.compare import diff, event_differences, read_expected, short_json
+from meeple.cli.guard import cli_words
 from meeple.cli.output import emit_json, say, tell_error
 from meeple.cli.progress import progress
 from meeple.cli.store import Failure, missing_edition
@@ -110,7 +111,7 @@ def check_file(path: str, expected: object | None = None, head: str | None = Non
     except logfile.LogError as exc:
         report["lines"] = count_lines(path)
         report["errors"].append({"line": exc.line, "seq": exc.seq, "kind": exc.kind,
-                                 "field": exc.field, "message": exc.message})
+                                 "field": exc.field, "message": cli_words(exc.message)})
         if head is not None:
             report.update(head_given=head, matches=None, line=None)
         return report, 3

@@ -9,6 +9,12 @@ import typer
 from meeple.cli.output import WRITE_FAULTS, fail
 
 
+def cli_words(message: str) -> str:
+    """A library's message in the command line's words: the library names its operations
+    (`` `repair` ``), a command line user types them as ``meeple`` commands."""
+    return message.replace("`repair`", "`meeple repair`")
+
+
 def guarded(fn):
     """Turn every failure into one line on stderr and its exit code; never a traceback."""
 
@@ -37,7 +43,7 @@ def guarded(fn):
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # what is left unwritten is dropped
             fail(f"cannot write the output: {exc.strerror}", 3, kind="write")
         except LogError as exc:
-            fail(str(exc), 1 if exc.kind in REFUSALS else 3, kind=f"log_{exc.kind}")
+            fail(cli_words(str(exc)), 1 if exc.kind in REFUSALS else 3, kind=f"log_{exc.kind}")
         except RulesError as exc:
             illegal = type(exc).__name__ == "IllegalMove"
             fail(f"{'illegal move' if illegal else 'invalid'}: {exc}", 1,

@@ -349,8 +349,6 @@ def _check_figure(state: GameState, name: str) -> None:
     others = [k.name for k in kinds if left[k.name]]
     if not others:
         hint = "none left: skip"
-    elif others == ["large"]:
-        hint = "the large one is left: add --large"
     else:
         hint = " and ".join(f"{left[k]} {k}" for k in others) + " left"
     raise IllegalMove(f"{colour} has no {name} {noun} in reserve", rule=edition.rule("reserve"),
@@ -431,7 +429,7 @@ def _undo(state: GameState, command: Undo) -> Event:
     if command.steps < 1:
         raise InvalidCommand("undo takes at least 1 step", rule="undo")
     if policy == "none":
-        raise IllegalMove("this game was started with undo off (--undo none)", rule="undo")
+        raise IllegalMove("this game was started with undo off", rule="undo")
     allowed = undoable(state)
     if command.steps > allowed:
         if policy == "turn":

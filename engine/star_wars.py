@@ -101,7 +101,7 @@ class StarWars(Edition):
     tileset_sha256 = {"star-wars": "41ccdbfc9df8195c9d77cc070e4bb381a2668ec00069471501c6865f033500ec"}
     tileset_note = ("the bundled Star Wars tile set is a reconstruction (no tile-by-tile list of "
                     "the box was available); owners can enter their box in a tile set file and "
-                    "pass --tileset FILE")
+                    "play with that")
     score_columns = {"defeat": "battles", "tie": "battles"}
     team_rule = "SW-8.1"
     unplaceable = ("discard", "reshuffle")

@@ -50,9 +50,29 @@ def decode_line(path: str, lineno: int, raw: bytes, version: int = SCHEMA_VERSIO
         return decode(raw)
     except msgspec.ValidationError as exc:
         message, fld = _split_field(str(exc))
-        raise LogError("corrupt", path, message, line=lineno, field=fld) from None
+        raise LogError("corrupt", path, _in_words(message), line=lineno, field=fld) from None
     except msgspec.DecodeError as exc:
         raise LogError("corrupt", path, f"not a JSON event: {exc}", line=lineno) from None
+
+
+#: what the patterns of the event fields ask for, in words
+_PATTERN_WORDS = {
+    "[a-z][a-z0-9-]*": "a name of lower-case letters, digits and -, starting with a letter",
+    "[a-z][a-z-]*": "a name of lower-case letters and -, starting with a letter",
+    "[0-9a-f]{32}": "32 lower-case hexadecimal digits",
+    "[0-9a-f]{64}": "64 lower-case hexadecimal digits",
+}
+_REGEX_ERROR = re.compile(r"Expected `str` matching regex '\^(?P<body>.*)\(\?!\\\\n\)\$'")
+
+
+def _in_words(message: str) -> str:
+    """msgspec's message for a text that does not match a field's pattern, with the pattern
+    said in words (or shown without its anchors)."""
+    match = _REGEX_ERROR.fullmatch(message)
+    if match is None:
+        return message
+    body = match.group("body").replace("\\\\", "\\")
+    return f"Expected {_PATTERN_WORDS.get(body, f'a text of the form {body}')}"
 
 
 #: how every game log starts (its first line, as meeple writes it)
@@ -78,8 +98,7 @@ def _not_a_game(path: str, first: bytes) -> LogError | None:
                 f"is a {escaped(str(kind))[:40]!s} event" if isinstance(kind, str) else
                 "is a JSON object whose type is not text")
     return LogError("corrupt", path, f"not a meeple game log: its first line {what} (a game "
-                    "log is JSON lines, the first a game_started event; `meeple new` starts "
-                    "one)", line=1)
+                    "log is JSON lines, the first a game_started event)", line=1)
 
 
 def _check_length(path: str, lineno: int, size: int) -> None:
@@ -264,11 +283,14 @@ def _torn(path: str, raw: bytes, lineno: int) -> LogError:
     """The error for a last line without its newline: cut short, or whole but unterminated."""
     if whole_json(raw):
         detail = "it has no newline at its end"
-        remedy = ("`meeple repair` restores the newline if the line links to the one before it "
+        remedy = ("`repair` restores the newline if the line links to the one before it "
                   "and the rules accept it")
+    elif lineno == 1:
+        return LogError("torn", path, "torn write: the first line, the game's set-up, is cut "
+                        "short: the file holds no game to keep or mend", line=1)
     else:
         detail = "it is cut short"
-        remedy = "`meeple repair` cuts it off, keeping a backup"
+        remedy = "`repair` cuts it off, keeping a backup"
     return LogError(
         "torn", path,
         f"torn write: the last line is incomplete ({detail}); "

@@ -124,7 +124,7 @@ def write_or_cut_back(fd: int, name: str, data: bytes, size: int) -> None:
         except OSError as again:
             raise LogError("write", name, f"cannot write: {exc.strerror}; and cannot cut the file "
                            f"back to its {size} bytes ({again.strerror}): its last line may be "
-                           "torn, `meeple repair` cuts it off") from None
+                           "torn, `repair` cuts it off") from None
         raise LogError("write", name, f"cannot write: {exc.strerror}; nothing was written") from None
 
 
@@ -339,13 +339,13 @@ def _check_head(fd: int, name: str, expected_head: str) -> int:
     last, ends_newline = _read_or_fail(name, lambda: _last_line(fd, size))
     if not ends_newline:
         raise LogError(
-            "torn", name, "the last line is a torn write; `meeple repair` cuts it off, "
+            "torn", name, "the last line is a torn write; `repair` cuts it off, "
             "keeping a backup"
         )
     if line_hash(last) != expected_head:
         raise LogError(
             "conflict", name,
-            "the game changed since you read it; run `meeple status` and retry",
+            "the game changed since you read it; read it again and retry",
         )
     return size
 

@@ -27,8 +27,7 @@ def test_moves_say_when_only_the_large_meeple_is_left(tmp_path):
     moves = run_json("moves", path)
     assert moves and all(m["figures"] == ["large"] for m in moves if m["targets"])
     message = fail("place", path, "-2", "-1", "0", "--meeple", "planet")
-    assert "red has no small meeple in reserve (SW-4.4); the large one is left: add --large" \
-        in message
+    assert "red has no small meeple in reserve (SW-4.4); 1 large left" in message
     assert run("place", path, "-2", "-1", "0", "--meeple", "planet", "--figure", "LARGE")
     placed = [json.loads(line) for line in path.read_text().splitlines()
               if '"meeple_placed"' in line]

@@ -1,0 +1,77 @@
+"""The library's errors speak the library: a script that loads, plays and saves games through
+``meeple.engine.Game`` is told what is wrong in terms of what it calls, never of a ``meeple``
+command or flag (docs/reference/python-api.md). The command line says the same faults in its
+own words (``meeple repair``)."""
+
+import re
+
+import pytest
+
+from meeple.engine import Game, IllegalMove
+from meeple.events.log import LogError
+
+from helpers import fail
+
+#: a ``meeple`` command or a command-line flag in a message
+CLI_WORDS = re.compile(r"`meeple\b|\bmeeple (new|status|repair|check|moves|undo|continue)\b"
+                       r"|(^|[\s(])--[a-z]")
+
+
+def _played(tmp_path, undo="turn"):
+    game = Game.new(["red", "black"], "classic", seed="words", undo=undo)
+    game.push(game.legal_moves()[0])
+    path = tmp_path / "g.jsonl"
+    game.save(path)
+    return game, path
+
+
+def test_loading_what_is_no_log_or_a_torn_one_names_no_command(tmp_path):
+    other = tmp_path / "notes.jsonl"
+    other.write_text('{"type": "tile_drawn"}\n')
+    with pytest.raises(LogError) as refused:
+        Game.load(other)
+    assert "not a meeple game log" in str(refused.value)
+    assert not CLI_WORDS.search(str(refused.value)), str(refused.value)
+    _, path = _played(tmp_path)
+    path.write_bytes(path.read_bytes()[:-9])
+    with pytest.raises(LogError) as torn:
+        Game.load(path)
+    assert "`repair` cuts it off" in str(torn.value)
+    assert not CLI_WORDS.search(str(torn.value)), str(torn.value)
+    assert "`meeple repair` cuts it off" in fail("status", path, code=3)
+
+
+def test_a_stale_save_and_undo_off_name_no_command(tmp_path):
+    game, path = _played(tmp_path)
+    stale = Game.load(path)
+    game.push(game.legal_moves()[0] if game.phase == "place" else game.parse("skip")[0])
+    game.save()
+    stale.push(stale.parse("skip")[0] if stale.phase == "meeple" else stale.legal_moves()[0])
+    with pytest.raises(LogError) as moved_on:
+        stale.save()
+    assert "changed since you read it" in str(moved_on.value)
+    assert not CLI_WORDS.search(str(moved_on.value)), str(moved_on.value)
+    fixed = Game.new(["red", "black"], "classic", seed="words", undo="none")
+    fixed.push(fixed.legal_moves()[0])
+    with pytest.raises(IllegalMove) as refused:
+        fixed.pop()
+    assert "undo off" in str(refused.value)
+    assert not CLI_WORDS.search(str(refused.value)), str(refused.value)
+
+
+def test_a_first_line_cut_short_is_not_sent_to_repair(tmp_path):
+    _, path = _played(tmp_path)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(LogError) as torn:
+        Game.load(path)
+    assert "holds no game to keep or mend" in str(torn.value)
+    assert "repair" not in fail("status", path, code=3)
+
+
+def test_a_bad_edition_field_is_said_in_words(tmp_path):
+    _, path = _played(tmp_path)
+    path.write_bytes(path.read_bytes().replace(b'"edition":"classic"', b'"edition":"Classic"', 1))
+    message = fail("status", path, code=3)
+    assert "Expected a name of lower-case letters, digits and -, starting with a letter " \
+           "(field edition)" in message
+    assert "regex" not in message
