@@ -35,6 +35,8 @@ ENTRY_POINTS = "meeple.editions"
 EDITIONS: dict[str, Edition] = {e.name: e for e in (StarWars(), Classic())}
 EXPANSIONS: dict[str, Expansion] = {x.name: x for x in (LaFiesta(),)}
 DEFAULT = "star-wars"
+#: the scoring an edition must give itself (the base class has no scoring of its own)
+SCORING_HOOKS = ("completed_points", "final_points", "scorers", "terms")
 #: the editions meeple ships, which no other may replace
 BUILT_IN = {name: type(edition) for name, edition in EDITIONS.items()}
 
@@ -74,9 +76,10 @@ def register_edition(edition: Edition | type[Edition]) -> Edition:
 def check_edition(edition: Edition) -> None:
     """Refuse an edition a game could not be played or logged with: its required attributes
     (``name``, ``title``, ``colours``, ``figures``, ``figure``, ``vocabulary``, ``tileset``,
-    ``rules``, ``target_syntax``), a rule id for every role (``meeple.engine.edition.ROLES``),
-    and names a log can hold: the name (``^[a-z][a-z0-9-]*$``, at most 40 characters), each
-    figure's (``^[a-z][a-z-]*$``), colours among those of the log format.
+    ``rules``, ``target_syntax``), its scoring hooks (``SCORING_HOOKS``), a rule id for every
+    role (``meeple.engine.edition.ROLES``), and names a log can hold: the name
+    (``^[a-z][a-z0-9-]*$``, at most 40 characters), each figure's (``^[a-z][a-z-]*$``),
+    colours among those of the log format.
 
     :raises EditionError: the first fault, naming the attribute.
     """
@@ -123,6 +126,11 @@ def check_edition(edition: Edition) -> None:
     rules = edition.rules
     if not isinstance(rules, dict) or not all(isinstance(v, str) for v in rules.values()):
         raise EditionError(f"{where}: rules must map each role to a rule id")
+    unscored = [hook for hook in SCORING_HOOKS
+                if getattr(type(edition), hook, None) is getattr(Edition, hook)]
+    if unscored:
+        raise EditionError(f"{where}: it does not give its scoring hooks: " +
+                           ", ".join(unscored) + " (see Edition's docstrings)")
     lacking = [role for role in ROLES if role not in rules]
     if lacking:
         raise EditionError(f"{where}: rules has no rule id for " + ", ".join(lacking) +

@@ -10,7 +10,7 @@ import pytest
 from plugin_edition.outpost import Outpost
 
 from meeple.engine import EDITIONS, Game, register_edition
-from meeple.engine.edition import EditionError, Figure
+from meeple.engine.edition import Edition, EditionError, Figure
 
 from helpers import fail, run, run_json
 
@@ -74,6 +74,8 @@ class _Renamed(Outpost):
     ({"rules": {"players": "OP-2"}}, "rules has no rule id for place, draw"),
     ({"players": (2, 9)}, "players must be (fewest, most)"),
     ({"figures": (Figure("scout", 0),)}, "needs a count of at least 1"),
+    ({"completed_points": Edition.completed_points, "terms": Edition.terms},
+     "does not give its scoring hooks: completed_points, terms"),
 ])
 def test_an_edition_a_log_could_not_hold_is_refused_when_registered(change, words):
     broken = type("Broken", (_Renamed,), change)
