@@ -25,8 +25,8 @@ OWN_RECONSTRUCTED = ("this tile set is marked reconstructed: its tiles were not 
 def reconstructed_note(name: str) -> str:
     """The note shown under a reconstructed tile set: a bundled one's (its edition's
     ``tileset_note``), or a set's of one's own (``name``: the set's name)."""
-    note = next((e.tileset_note for e in EDITIONS.values() if e.tileset == name and e.tileset_note),
-                OWN_RECONSTRUCTED)
+    note = next((f"{e.tileset_note}: --tileset FILE" for e in EDITIONS.values()
+                 if e.tileset == name and e.tileset_note), OWN_RECONSTRUCTED)
     return textwrap.fill(f"note: {note}", width=80, break_on_hyphens=False)
 
 
@@ -402,7 +402,9 @@ def _say_totals(state: GameState, view: dict, label: dict[str, str]) -> None:
     """Points by side and kind, as a table: each completed kind, the edition's own columns
     (``Edition.score_columns``), the end."""
     words = state.edition.vocabulary
-    columns = [(_plural(kind), kind) for kind in (words.path, words.area, words.centre)]
+    look = state.edition.look
+    columns = [(look.plurals.get(kind) or look.realm_words.get(kind, kind) + "s", kind)
+               for kind in (words.path, words.area, words.centre)]
     columns += [(title, title) for title in dict.fromkeys(state.edition.score_columns.values())]
     columns += [("at the end", "final"), ("total", "total")]
     width = max([4] + [len(label[side]) for side in view["totals"]])
@@ -414,10 +416,6 @@ def _say_totals(state: GameState, view: dict, label: dict[str, str]) -> None:
         cells = {**kinds, "final": final, "total": view["scores"][side]}
         say(f"  {label[side]:<{width}} " + " ".join(
             f"{cells.get(key, 0):>{max(len(title), 5)}}" for title, key in columns))
-
-
-def _plural(kind: str) -> str:
-    return {"city": "cities", "asteroid": "asteroid fields"}.get(kind, kind + "s")
 
 
 def _side_labels(state: GameState) -> dict[str, str]:

@@ -266,7 +266,7 @@ def game_tileset(edition: str | None, source: str | None,
     :raises Failure: an unknown edition or expansion, or a set of another edition (exit 2).
     """
     try:
-        chosen = edition_named(edition or DEFAULT)
+        chosen = edition_named(DEFAULT if edition is None else edition)
     except RulesError as exc:
         raise Failure(str(exc), 2) from None
     definition = load_tileset(chosen.tileset, data=chosen.tileset_file()) if source is None \

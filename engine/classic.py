@@ -28,6 +28,7 @@ FARM_POINTS_PER_CITY = 3
 #: how classic games are drawn and told (``meeple.cli.pictures`` renders it)
 LOOK = Look(
     realm_words={"road": "road", "city": "city", "cloister": "cloister", "field": "farm"},
+    plurals={"city": "cities"},
     legend_words={"road": "road", "city": "city", "cloister": "cloister", "field": "field"},
     reasons={"farm": "{where}, 3 per completed city it borders: {formula}"},
     reason_words={"farm": "at the end"},

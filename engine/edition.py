@@ -52,6 +52,8 @@ class Look(msgspec.Struct, frozen=True, kw_only=True):
 
     #: what a realm of each kind is called in sentences (``the road at ...``)
     realm_words: dict[str, str] = {}
+    #: what realms of each kind are called, where not their ``realm_words`` with an s
+    plurals: dict[str, str] = {}
     #: what each kind is called in a legend
     legend_words: dict[str, str] = {}
     #: why a scoring paid, by reason: a sentence with ``{realm}`` (``the road at ...``),

@@ -160,3 +160,21 @@ def test_a_log_of_an_edition_not_installed_is_refused(outpost, tmp_path, monkeyp
     for command in (("check", game), ("show", game), ("status", game), ("replay", game),
                     ("score", game), ("autoplay", game)):
         assert "edition 'outpost' is not installed" in fail(*command, code=3)
+
+
+def test_the_score_table_names_the_editions_own_realms(outpost, tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,blue", *EDITION, "--seed", "3")
+    run("autoplay", game, "--to-end")
+    header = next(line for line in run("score", game).stdout.splitlines()
+                  if line.strip().startswith("side"))
+    assert header.split()[1:4] == ["routes", "asteroid", "belts"]
+    assert "fields" not in header
+
+
+@pytest.mark.parametrize("command", [("new", "{game}", "--players", "red,black"),
+                                     ("tiles",), ("simulate", "--out", "{game}")])
+def test_an_empty_edition_name_is_one_not_installed(command, tmp_path):
+    args = [str(a).format(game=tmp_path / "g") for a in command]
+    message = fail(*args, "--edition", "", code=2)
+    assert "edition '' is not installed" in message
