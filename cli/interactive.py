@@ -33,7 +33,7 @@ SHOWING = ("moves", "show", "status", "score", "rules")
 #: a short word typed for a verb
 SHORT = {"p": "place"}
 HELP = ("commands: place X Y ROTATION [TARGET] or place LABEL [TARGET] (b2: cell b, "
-        "rotation 2; b2 alone or p b2 for short) · deploy TARGET [--large] · skip · "
+        "rotation 2; b2 alone or p b2 for short) · deploy TARGET [--figure NAME] · skip · "
         "take-back X Y TARGET · draw TILE · roll COLOUR=N,N ... · undo [--steps N] · redo · "
         "moves · show · status · score · rules [ID|WORD] · hint · quit (Tab completes; Up and "
         "Down recall)")

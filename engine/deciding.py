@@ -334,8 +334,8 @@ def _check_figure(state: GameState, name: str) -> None:
     if edition.figure_named(name) is None:
         if len(kinds) == 1:
             raise IllegalMove(f"{edition.title}: {noun}s are all alike: there is no {name} one",
-                              rule=edition.rule("reserve"), legal=f"place without --{name}"
-                              if name == "large" else f"place a {kinds[0].name} {noun}")
+                              rule=edition.rule("reserve"),
+                              legal=f"place a {kinds[0].name} {noun}")
         raise IllegalMove(f"{edition.title} has no {name} {noun}", rule=edition.rule("reserve"),
                           legal="figures: " + ", ".join(k.name for k in kinds))
     colour = state.player
@@ -424,12 +424,16 @@ def undoable(state: GameState) -> int:
     return count
 
 
+#: meeple's undo policy and redo (``meeple rules UN``): rules of meeple's, not of an edition
+UNDO_RULE = "UN-1"
+REDO_RULE = "UN-2"
+
 def _undo(state: GameState, command: Undo) -> Event:
     policy = state.setup.options.undo
     if command.steps < 1:
-        raise InvalidCommand("undo takes at least 1 step", rule="undo")
+        raise InvalidCommand("undo takes at least 1 step", rule=UNDO_RULE)
     if policy == "none":
-        raise IllegalMove("this game was started with undo off", rule="undo")
+        raise IllegalMove("this game was started with undo off", rule=UNDO_RULE)
     allowed = undoable(state)
     if command.steps > allowed:
         if policy == "turn":
@@ -437,7 +441,7 @@ def _undo(state: GameState, command: Undo) -> Event:
                    "anything random is revealed (a draw or a die)")
         else:
             why = "that goes back past the start of the game"
-        raise IllegalMove(f"cannot undo {command.steps} step(s): {why}", rule="undo",
+        raise IllegalMove(f"cannot undo {command.steps} step(s): {why}", rule=UNDO_RULE,
                           legal=f"{allowed} step(s) can be undone now")
     steps = state.history.steps[-command.steps:]
     return Undone(seq=state.next_seq, steps=tuple(s.seq for s in reversed(steps)))
@@ -445,11 +449,11 @@ def _undo(state: GameState, command: Undo) -> Event:
 
 def _redo(state: GameState, command: Redo) -> Event:
     if command.steps < 1:
-        raise InvalidCommand("redo takes at least 1 step", rule="undo")
+        raise InvalidCommand("redo takes at least 1 step", rule=REDO_RULE)
     if command.steps > len(state.history.redo):
         raise IllegalMove(f"cannot redo {command.steps} step(s): "
                           + ("nothing was undone since the last move" if not state.history.redo
-                             else f"only {len(state.history.redo)} undone step(s) wait"), rule="undo")
+                             else f"only {len(state.history.redo)} undone step(s) wait"), rule=REDO_RULE)
     steps = state.history.redo[-command.steps:]
     return Redone(seq=state.next_seq, steps=tuple(s.seq for s in reversed(steps)))
 

@@ -72,7 +72,7 @@ def new_game(
         raise InvalidCommand("a sealed game is a digital game with a seed",
                              rule=edition.rule("chance"))
     if undo not in ("turn", "any", "none"):
-        raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule="undo")
+        raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule="UN-1")
     for colour in bots or {}:
         if colour not in colours:
             raise InvalidCommand(f"a bot seat for {colour}, who does not play", rule=rule,

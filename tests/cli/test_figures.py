@@ -49,7 +49,7 @@ def test_a_figure_the_edition_has_not_is_refused_with_the_ones_it_has(tmp_path):
     run("new", classic, "--edition", "classic", "--players", "red,blue", "--table")
     run("draw", classic, "E")
     run("place", classic, "0", "1", "180")
-    assert "followers are all alike: there is no large one (CL-2); place without --large" \
+    assert "followers are all alike: there is no large one (CL-2); place a small follower" \
         in fail("deploy", classic, "city:N", "--figure", "large")
     moves = run_json("moves", classic)
     assert moves[0]["figures"] == ["small"]

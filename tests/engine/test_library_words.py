@@ -10,7 +10,7 @@ import pytest
 from meeple.engine import Game, IllegalMove
 from meeple.events.log import LogError
 
-from helpers import fail
+from helpers import fail, run
 
 #: a ``meeple`` command or a command-line flag in a message
 CLI_WORDS = re.compile(r"`meeple\b|\bmeeple (new|status|repair|check|moves|undo|continue)\b"
@@ -75,3 +75,15 @@ def test_a_bad_edition_field_is_said_in_words(tmp_path):
     assert "Expected a name of lower-case letters, digits and -, starting with a letter " \
            "(field edition)" in message
     assert "regex" not in message
+
+
+def test_undo_errors_cite_meeples_undo_rule_which_meeple_rules_shows(tmp_path):
+    game = Game.new(["red", "black"], "classic", seed="words", undo="none")
+    with pytest.raises(IllegalMove) as refused:
+        game.undo()
+    assert refused.value.rule == "UN-1"
+    with pytest.raises(IllegalMove) as nothing:
+        game.redo()
+    assert nothing.value.rule == "UN-2"
+    shown = run("rules", "UN-1").stdout
+    assert "UN-1  Undo" in shown and "takes nothing back" in shown
