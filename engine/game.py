@@ -95,11 +95,15 @@ class Game:
         if table and seed is not None:
             raise InvalidCommand("a table game has no seed: its players enter draws and dice")
         if tileset is None:
-            chosen = edition_named(edition or DEFAULT)
+            chosen = edition_named(DEFAULT if edition is None else edition)
             tileset = decode_tileset(chosen.tileset_file())
         elif edition is not None and tileset.edition != edition:
             raise InvalidCommand(f"a tile set of the {tileset.edition} edition, not {edition}")
         game_edition = edition_named(tileset.edition)
+        if seed is None and not table and remote is None:
+            raise InvalidCommand("a digital game's draws and dice come from its seed: pass "
+                                 "seed=TEXT (any text; the same seed gives the same game)",
+                                 rule=game_edition.rule("chance"))
         for name in dict.fromkeys(expansions):
             extra = decode_tileset(expansion_named(name, game_edition).tileset_file())
             try:

@@ -178,3 +178,22 @@ def test_an_empty_edition_name_is_one_not_installed(command, tmp_path):
     args = [str(a).format(game=tmp_path / "g") for a in command]
     message = fail(*args, "--edition", "", code=2)
     assert "edition '' is not installed" in message
+
+
+def test_a_definition_of_an_id_a_bundled_edition_has_is_given_once_and_is_the_games_own(
+        monkeypatch, tmp_path):
+    import msgspec
+
+    own = '<g id="sym-pennant"><circle r="5" fill="#123456"/></g>'
+
+    class Pennants(Outpost):
+        look = msgspec.structs.replace(Outpost.look,
+                                       svg_defs=(*Outpost.look.svg_defs, (45, own)))
+
+    monkeypatch.setitem(EDITIONS, "outpost", Pennants())
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,blue", *EDITION, "--seed", "3")
+    picture = tmp_path / "g.svg"
+    run("show", game, "--svg", picture)
+    svg = picture.read_text()
+    assert svg.count('id="sym-pennant"') == 1 and own in svg

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from meeple.engine import Game, IllegalMove
+from meeple.engine import Game, IllegalMove, InvalidCommand
 from meeple.events.log import LogError
 
 from helpers import fail, run
@@ -87,3 +87,10 @@ def test_undo_errors_cite_meeples_undo_rule_which_meeple_rules_shows(tmp_path):
     assert nothing.value.rule == "UN-2"
     shown = run("rules", "UN-1").stdout
     assert "UN-1  Undo" in shown and "takes nothing back" in shown
+
+
+def test_a_new_game_without_a_seed_says_to_pass_one():
+    with pytest.raises(InvalidCommand) as refused:
+        Game.new(["red", "black"], "classic")
+    assert "pass seed=TEXT" in str(refused.value) and refused.value.rule == "CL-3"
+    assert Game.new(["red", "black"], "classic", table=True).phase == "draw"
