@@ -148,7 +148,8 @@ def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
         raise IllegalMove("not now: the game is over; nothing more can be played",
                           rule=state.rule(_RULE_OF[waiting]), legal=_WAITING[waiting])
     raise IllegalMove(
-        f"not now: the game waits for {state.player} to {_WAITING[waiting]}",
+        f"not now: the game waits for {state.player} to "
+        f"{_WAITING[waiting].replace('meeple', state.edition.figure)}",
         rule=state.rule(_RULE_OF[waiting]),
     )
 

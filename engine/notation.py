@@ -152,7 +152,7 @@ def parse_placement(state: GameState, text: str) -> tuple[int, int, int] | None:
 
 
 def _waiting(state: GameState) -> str:
-    return {"meeple": "place a meeple or skip", "draw": "enter a draw",
+    return {"meeple": f"place a {state.edition.figure} or skip", "draw": "enter a draw",
             "dice": "enter dice", "over": "do nothing: the game is over"}.get(
         awaiting(state) or "", "let the rules write what follows")
 

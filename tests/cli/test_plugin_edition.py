@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from plugin_edition.outpost import Outpost
 
-from meeple.engine import EDITIONS, edition_named, register_edition
+from meeple.engine import EDITIONS, Game, IllegalMove, edition_named, register_edition
 
 from helpers import fail, run, run_json
 
@@ -197,3 +197,13 @@ def test_a_definition_of_an_id_a_bundled_edition_has_is_given_once_and_is_the_ga
     run("show", game, "--svg", picture)
     svg = picture.read_text()
     assert svg.count('id="sym-pennant"') == 1 and own in svg
+
+
+def test_not_now_names_the_editions_own_figure(outpost):
+    game = Game.new(["red", "blue"], "outpost", seed="3")
+    move = game.legal_moves()[0]
+    game.push(move)
+    with pytest.raises(IllegalMove) as refused:
+        game.push(move)
+    assert f"to place a {outpost.figure} or skip" in str(refused.value)
+    assert outpost.figure != "meeple" and "meeple" not in str(refused.value)
