@@ -25,6 +25,9 @@ from meeple.engine.errors import InvalidCommand
 _TARGET = re.compile(
     r"^(?P<kind>[A-Za-z]+)(?::(?P<where>[A-Za-z]+))?(?:@(?P<x>-?\d+),(?P<y>-?\d+))?$"
 )
+#: what may follow a kind's colon: an edge, an edge half (clockwise from N's west half) or
+#: ``inner`` (a field touching no edge)
+_PLACES = frozenset(("N", "E", "S", "W", "Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn", "inner"))
 
 
 class Target(msgspec.Struct, frozen=True):
@@ -63,6 +66,11 @@ class Target(msgspec.Struct, frozen=True):
                 where = where[0].upper() + where[1].lower()
             else:
                 where = where.lower()
+            if where not in _PLACES:
+                raise InvalidCommand(f"cannot read the meeple target {text!r}: {where!r} is no "
+                                     "edge (N E S W), edge half (Nw Ne En Es Se Sw Ws Wn) or "
+                                     "inner", rule=edition.rule("target"),
+                                     legal=edition.target_syntax)
         cell = None if match.group("x") is None else (int(match.group("x")), int(match.group("y")))
         return cls(match.group("kind").lower(), where, cell)
 
@@ -97,4 +105,6 @@ class Target(msgspec.Struct, frozen=True):
             return ""
         if len(self.where) == 1:
             return f" on its {self.where} edge"
+        if self.where == "inner":
+            return " touching no edge"
         return f" at edge half {self.where}"
