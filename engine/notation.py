@@ -184,6 +184,12 @@ def parse(state: GameState, text: str) -> list[Command]:
     if verb == "draw" and len(words) == 2:
         return [DrawTile(words[1])]
     if awaiting(state) == "meeple" and len(words) <= 2:
+        second = words[-1].lower()
+        if len(words) == 2 and state.edition.figure_named(second) is None \
+                and second.partition(":")[0].partition("@")[0] in state.edition.vocabulary.kinds:
+            raise InvalidCommand(f"the tile is placed already: type the target alone "
+                                 f"({escaped(words[1])!r}), with a figure if you like, or skip",
+                                 rule=state.rule("meeple"), legal=_typeable(state))
         return [_deploy(words, state)]
     placed = parse_placement(state, verb)
     rest = words[1:]

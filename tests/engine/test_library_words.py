@@ -94,3 +94,13 @@ def test_a_new_game_without_a_seed_says_to_pass_one():
         Game.new(["red", "black"], "classic")
     assert "pass seed=TEXT" in str(refused.value) and refused.value.rule == "CL-3"
     assert Game.new(["red", "black"], "classic", table=True).phase == "draw"
+
+
+def test_a_placement_typed_again_with_a_target_in_the_figure_step_says_the_tile_is_placed():
+    game = Game.new(["red", "black"], "classic", seed="42")
+    game.push(game.legal_moves()[0])
+    assert game.phase == "meeple"
+    with pytest.raises(InvalidCommand) as refused:
+        game.parse("a3 city:N")
+    assert "the tile is placed already: type the target alone ('city:N')" in str(refused.value)
+    assert game.parse("road:N small") == game.parse("road:N")
