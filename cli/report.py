@@ -178,11 +178,12 @@ def print_moves(state: GameState, as_json: bool) -> None:
             for degrees in turns:
                 targets = " ".join(by_cell[(x, y, degrees)]["targets"]) or "-"
                 say(f"    {name + str(rotation_number(degrees)):<5} {x:>3} {y:>3} {degrees:>3}"
-                    f"   meeple: {targets}")
+                    f"   {state.edition.figure}: {targets}")
     elif waiting == "meeple":
         move = listed[0]
         targets = ", ".join(move["targets"]) or "none (skip)"
-        say(f"{state.player} placed at ({move['x']}, {move['y']}); meeple targets: {targets}")
+        say(f"{state.player} placed at ({move['x']}, {move['y']}); {state.edition.figure} "
+            f"targets: {targets}")
         if move.get("take_back"):
             say(f"  or take back ({take_back_rule(state.edition)}): " + ", ".join(
                 f"{s['x']} {s['y']} {s['feature']}" for s in move["take_back"]))
@@ -372,7 +373,7 @@ def print_score(state: GameState, as_json: bool) -> None:
     for row in rows:
         realm = row["realm"]
         reason = row["reason"]
-        what = look.reason_nouns.get(reason, row["kind"])
+        what = look.reason_nouns.get(reason) or look.realm_words.get(row["kind"], row["kind"])
         why = look.reason_words.get(reason) or BASE_REASON_WORDS.get(reason, reason)
         table.append((row, f"{what}, {why}",
                       f"({realm['x']}, {realm['y']}) {realm['feature']}"))

@@ -207,3 +207,15 @@ def test_not_now_names_the_editions_own_figure(outpost):
         game.push(move)
     assert f"to place a {outpost.figure} or skip" in str(refused.value)
     assert outpost.figure != "meeple" and "meeple" not in str(refused.value)
+
+
+def test_moves_and_the_score_breakdown_speak_the_editions_words(outpost, tmp_path):
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,blue", *EDITION, "--seed", "3")
+    assert "   agent: " in run("moves", game).stdout
+    move = run_json("moves", game)[0]
+    run("place", game, str(move["x"]), str(move["y"]), str(move["rotation"]))
+    assert "; agent targets: " in run("moves", game).stdout
+    run("autoplay", game, "--to-end")
+    scored = run("score", game).stdout
+    assert "asteroid belt, " in scored and "asteroid, " not in scored
