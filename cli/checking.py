@@ -15,10 +15,10 @@ from collections.abc import Sequence
 import msgspec
 
 from meeple.cli.compare import diff, event_differences, read_expected, short_json
-from meeple.cli.guard import cli_words
 from meeple.cli.output import emit_json, say, tell_error
 from meeple.cli.progress import progress
 from meeple.cli.store import Failure, missing_edition
+from meeple.cli.words import cli_words
 from meeple.engine import verify
 from meeple.events import log as logfile
 from meeple.events.text import escaped

@@ -7,12 +7,7 @@ import os
 import typer
 
 from meeple.cli.output import WRITE_FAULTS, fail
-
-
-def cli_words(message: str) -> str:
-    """A library's message in the command line's words: the library names its operations
-    (`` `repair` ``), a command line user types them as ``meeple`` commands."""
-    return message.replace("`repair`", "`meeple repair`")
+from meeple.cli.words import cli_words
 
 
 def guarded(fn):
@@ -46,7 +41,7 @@ def guarded(fn):
             fail(cli_words(str(exc)), 1 if exc.kind in REFUSALS else 3, kind=f"log_{exc.kind}")
         except RulesError as exc:
             illegal = type(exc).__name__ == "IllegalMove"
-            fail(f"{'illegal move' if illegal else 'invalid'}: {exc}", 1,
+            fail(f"{'illegal move' if illegal else 'invalid'}: {cli_words(str(exc))}", 1,
                  kind="illegal_move" if illegal else "invalid_command", rule=exc.rule,
                  legal=exc.legal)
         except Exception as exc:  # noqa: BLE001 - the last guard before a user's terminal

@@ -25,7 +25,7 @@ OWN_RECONSTRUCTED = ("this tile set is marked reconstructed: its tiles were not 
 def reconstructed_note(name: str) -> str:
     """The note shown under a reconstructed tile set: a bundled one's (its edition's
     ``tileset_note``), or a set's of one's own (``name``: the set's name)."""
-    note = next((f"{e.tileset_note}: --tileset FILE" for e in EDITIONS.values()
+    note = next((f"{e.tileset_note.rstrip('.')} (`meeple new --tileset FILE`)" for e in EDITIONS.values()
                  if e.tileset == name and e.tileset_note), OWN_RECONSTRUCTED)
     return textwrap.fill(f"note: {note}", width=80, break_on_hyphens=False)
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from meeple.cli.words import cli_words
 from meeple.engine import (
     DEFAULT,
     EditionNotInstalled,
@@ -170,7 +171,7 @@ def load_valid_prefix(path: str, visit: Visit | None = None) -> tuple[Game, str 
     except logfile.LogError as exc:
         if exc.line is None or exc.line < 2:
             raise
-        why = f"line {exc.line}: {exc.kind}: {exc.message}"
+        why = f"line {exc.line}: {exc.kind}: {cli_words(exc.message)}"
         data = _raw_log(path)
         log = logfile.parse(path, data[:_offset_of_line(data, exc.line)])
     secret = read_secret(path, log.events)

@@ -30,6 +30,7 @@ from meeple.engine.commands import (
     Undo,
     not_a_command,
 )
+from meeple.engine.edition import a_figure
 from meeple.engine.entered import (
     decide_claim,
     decide_commit,
@@ -149,7 +150,7 @@ def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
                           rule=state.rule(_RULE_OF[waiting]), legal=_WAITING[waiting])
     raise IllegalMove(
         f"not now: the game waits for {state.player} to "
-        f"{_WAITING[waiting].replace('meeple', state.edition.figure)}",
+        f"{_WAITING[waiting].replace('a meeple', a_figure(state.edition))}",
         rule=state.rule(_RULE_OF[waiting]),
     )
 
@@ -425,7 +426,7 @@ def undoable(state: GameState) -> int:
     return count
 
 
-#: meeple's undo policy and redo (``meeple rules UN``): rules of meeple's, not of an edition
+#: meeple's undo policy and redo (``meeple rules UN-1``, ``UN-2``): rules of meeple's, not of an edition
 UNDO_RULE = "UN-1"
 REDO_RULE = "UN-2"
 

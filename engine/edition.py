@@ -87,6 +87,13 @@ class Look(msgspec.Struct, frozen=True, kw_only=True):
     svg_legend: dict[str, tuple[str, str]] = {}
 
 
+def a_figure(edition: Edition) -> str:
+    """The edition's word for a figure after its indefinite article: ``a meeple``,
+    ``an agent``."""
+    noun = edition.figure
+    return ("an " if noun[:1].lower() in ("a", "e", "i", "o", "u") else "a ") + noun
+
+
 class EditionError(ValueError):
     """An edition that cannot be registered (``meeple.engine.register_edition``): it lacks
     what the rules ask of every edition, or names something a game log cannot hold (a colour,

@@ -127,7 +127,7 @@ def check_edition(edition: Edition) -> None:
     if not isinstance(rules, dict) or not all(isinstance(v, str) for v in rules.values()):
         raise EditionError(f"{where}: rules must map each role to a rule id")
     unscored = [hook for hook in SCORING_HOOKS
-                if getattr(type(edition), hook, None) is getattr(Edition, hook)]
+                if getattr(getattr(edition, hook, None), "__func__", None) is getattr(Edition, hook)]
     if unscored:
         raise EditionError(f"{where}: it does not give its scoring hooks: " +
                            ", ".join(unscored) + " (see Edition's docstrings)")

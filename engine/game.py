@@ -98,7 +98,7 @@ class Game:
             chosen = edition_named(DEFAULT if edition is None else edition)
             tileset = decode_tileset(chosen.tileset_file())
         elif edition is not None and tileset.edition != edition:
-            raise InvalidCommand(f"a tile set of the {tileset.edition} edition, not {edition}")
+            raise InvalidCommand(f"a tile set of the {tileset.edition} edition, not {edition!r}")
         game_edition = edition_named(tileset.edition)
         if seed is None and not table and remote is None:
             raise InvalidCommand("a digital game's draws and dice come from its seed: pass "

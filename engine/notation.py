@@ -24,6 +24,7 @@ from meeple.engine.commands import (
     SkipMeeple,
     Undo,
 )
+from meeple.engine.edition import a_figure
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting
 from meeple.engine.state import GameState
@@ -152,7 +153,7 @@ def parse_placement(state: GameState, text: str) -> tuple[int, int, int] | None:
 
 
 def _waiting(state: GameState) -> str:
-    return {"meeple": f"place a {state.edition.figure} or skip", "draw": "enter a draw",
+    return {"meeple": f"place {a_figure(state.edition)} or skip", "draw": "enter a draw",
             "dice": "enter dice", "over": "do nothing: the game is over"}.get(
         awaiting(state) or "", "let the rules write what follows")
 
@@ -185,7 +186,8 @@ def parse(state: GameState, text: str) -> list[Command]:
         return [DrawTile(words[1])]
     if awaiting(state) == "meeple" and len(words) <= 2:
         second = words[-1].lower()
-        if len(words) == 2 and state.edition.figure_named(second) is None \
+        if len(words) == 2 and _SHAPE.fullmatch(words[0]) is not None \
+                and state.edition.figure_named(second) is None \
                 and second.partition(":")[0].partition("@")[0] in state.edition.vocabulary.kinds:
             raise InvalidCommand(f"the tile is placed already: type the target alone "
                                  f"({escaped(words[1])!r}), with a figure if you like, or skip",

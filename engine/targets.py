@@ -66,11 +66,6 @@ class Target(msgspec.Struct, frozen=True):
                 where = where[0].upper() + where[1].lower()
             else:
                 where = where.lower()
-            if where not in _PLACES:
-                raise InvalidCommand(f"cannot read the meeple target {text!r}: {where!r} is no "
-                                     "edge (N E S W), edge half (Nw Ne En Es Se Sw Ws Wn) or "
-                                     "inner", rule=edition.rule("target"),
-                                     legal=edition.target_syntax)
         cell = None if match.group("x") is None else (int(match.group("x")), int(match.group("y")))
         return cls(match.group("kind").lower(), where, cell)
 
@@ -103,8 +98,11 @@ class Target(msgspec.Struct, frozen=True):
         """How the edge part reads in a sentence: ``on its E edge``, ``at edge half Nw``."""
         if self.where is None:
             return ""
-        if len(self.where) == 1:
+        if self.where in ("N", "E", "S", "W"):
             return f" on its {self.where} edge"
         if self.where == "inner":
             return " touching no edge"
+        if self.where not in _PLACES:
+            return (f" at {self.where!r}, which is no edge (N E S W), edge half (Nw Ne En Es Se "
+                    "Sw Ws Wn) or inner")
         return f" at edge half {self.where}"

@@ -97,7 +97,7 @@ def lock(fd: int, name: str, operation: int, failing: ErrorKind) -> None:
         waited = time.monotonic() - started
         if waited >= timeout:
             raise LogError("locked", name, f"another process has held the lock for {timeout:g} s; "
-                           "try again when it is done (or raise --lock-timeout)")
+                           "try again when it is done (or wait longer for locks)")
         if not told and waited >= LOCK_NOTICE and _LockSettings.notify is not None:
             told = True
             _LockSettings.notify(f"waiting for {name}: another meeple process holds its lock "

@@ -127,7 +127,7 @@ def limits_fault(definition: TileSetDef) -> tuple[str, str] | None:
     for i, tile in enumerate(definition.tiles):
         why = untypeable(tile.id)
         if why is not None:
-            return f"tiles[{i}].id", f"{why}; a tile id is typed by players (`meeple draw`)"
+            return f"tiles[{i}].id", f"{why}; a tile id is typed by players (the draws of a table game)"
     return None
 
 

@@ -48,22 +48,23 @@ def defs_and_style(edition: Edition | None) -> tuple[str, str]:
     """The definitions and the style sheet of a picture of a game of ``edition``: the pieces
     of every edition it may show (``looks.shown``), by order key, and the shared ones."""
     editions = shown(edition)
-    defs = sorted({*_one_of_each_id(edition, editions), (FIGURE_ORDER, FIGURE)})
+    defs = sorted(_one_of_each_id(edition, editions))
     style = sorted({piece for e in editions for piece in e.look.svg_style})
     return "".join(text for _, text in defs), "".join(text for _, text in style) + STYLE
 
 
 #: the ids a definition gives its elements
-_ID = re.compile(r'\bid="([^"]*)"')
+_ID = re.compile(r'(?<![\w-])id="([^"]*)"')
 
 
 def _one_of_each_id(edition: Edition | None, editions: Sequence[Edition]) -> set[tuple[int, str]]:
     """The editions' definitions with no id given twice: where two editions define the same
     id (a plug-in's ``sym-pennant`` and the classic edition's), the game's own edition's
-    piece is kept, then the first edition's to define it."""
+    piece is kept, then the first edition's to define it. The shared figure's definition comes
+    first of all; a piece that gives an id already given is left out whole."""
     ordered = [e for e in editions if e is edition] + [e for e in editions if e is not edition]
-    kept: set[tuple[int, str]] = set()
-    taken: set[str] = set()
+    kept: set[tuple[int, str]] = {(FIGURE_ORDER, FIGURE)}
+    taken: set[str] = set(_ID.findall(FIGURE))
     for each in ordered:
         for piece in each.look.svg_defs:
             ids = set(_ID.findall(piece[1]))

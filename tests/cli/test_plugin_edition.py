@@ -3,6 +3,7 @@ feature kind and its own scoring) registered from outside meeple, by ``register_
 by an entry point in the group ``meeple.editions``, and the whole CLI run on it in process."""
 
 import json
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -182,20 +183,8 @@ def test_an_empty_edition_name_is_one_not_installed(command, tmp_path):
 
 def test_a_definition_of_an_id_a_bundled_edition_has_is_given_once_and_is_the_games_own(
         monkeypatch, tmp_path):
-    import msgspec
-
     own = '<g id="sym-pennant"><circle r="5" fill="#123456"/></g>'
-
-    class Pennants(Outpost):
-        look = msgspec.structs.replace(Outpost.look,
-                                       svg_defs=(*Outpost.look.svg_defs, (45, own)))
-
-    monkeypatch.setitem(EDITIONS, "outpost", Pennants())
-    game = tmp_path / "g.jsonl"
-    run("new", game, "--players", "red,blue", *EDITION, "--seed", "3")
-    picture = tmp_path / "g.svg"
-    run("show", game, "--svg", picture)
-    svg = picture.read_text()
+    svg = _svg_with_defs(monkeypatch, tmp_path, (45, own))
     assert svg.count('id="sym-pennant"') == 1 and own in svg
 
 
@@ -205,7 +194,7 @@ def test_not_now_names_the_editions_own_figure(outpost):
     game.push(move)
     with pytest.raises(IllegalMove) as refused:
         game.push(move)
-    assert f"to place a {outpost.figure} or skip" in str(refused.value)
+    assert "to place an agent or skip" in str(refused.value)
     assert outpost.figure != "meeple" and "meeple" not in str(refused.value)
 
 
@@ -219,3 +208,26 @@ def test_moves_and_the_score_breakdown_speak_the_editions_words(outpost, tmp_pat
     run("autoplay", game, "--to-end")
     scored = run("score", game).stdout
     assert "asteroid belt, " in scored and "asteroid, " not in scored
+
+
+def test_the_shared_figure_and_a_data_id_keep_their_definitions(monkeypatch, tmp_path):
+    clash = '<g id="meeple"><circle r="5" fill="#654321"/></g>'
+    keep = '<g data-id="stars" id="op-mark"><circle r="2" fill="#abcdef"/></g>'
+    svg = _svg_with_defs(monkeypatch, tmp_path, (46, clash), (47, keep))
+    assert svg.count('id="meeple"') == 1 and clash not in svg
+    assert keep in svg and len(re.findall(r'(?<![\w-])id="stars"', svg)) == 1
+
+
+def _svg_with_defs(monkeypatch, tmp_path, *pieces):
+    """The SVG picture of a new game of Outpost given these definitions besides its own."""
+    import msgspec
+
+    class Defining(Outpost):
+        look = msgspec.structs.replace(Outpost.look, svg_defs=(*Outpost.look.svg_defs, *pieces))
+
+    monkeypatch.setitem(EDITIONS, "outpost", Defining())
+    game = tmp_path / "g.jsonl"
+    run("new", game, "--players", "red,blue", *EDITION, "--seed", "3")
+    picture = tmp_path / "g.svg"
+    run("show", game, "--svg", picture)
+    return picture.read_text()

@@ -174,3 +174,16 @@ def test_simulate_seats_the_editions_own_colours_and_reserves_name_only_its_figu
     first = json.loads(log.read_text().splitlines()[0])
     assert [p["colour"] for p in first["players"]] == ["red", "blue"]
     assert run_json("status", log)["reserves"]["red"].keys() == {"scout", "captain"}
+
+
+def test_scoring_hooks_given_on_the_instance_are_accepted():
+    class ByInstance(_Renamed):
+        completed_points = Edition.completed_points
+
+        def __init__(self):
+            self.completed_points = Outpost().completed_points
+
+    try:
+        assert register_edition(ByInstance()).name == "outpost-b"
+    finally:
+        EDITIONS.pop("outpost-b", None)

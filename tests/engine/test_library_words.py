@@ -104,3 +104,46 @@ def test_a_placement_typed_again_with_a_target_in_the_figure_step_says_the_tile_
         game.parse("a3 city:N")
     assert "the tile is placed already: type the target alone ('city:N')" in str(refused.value)
     assert game.parse("road:N small") == game.parse("road:N")
+
+
+def test_the_tile_is_placed_already_only_after_a_placement_label():
+    game = Game.new(["red", "black"], "classic", seed="42")
+    game.push(game.legal_moves()[0])
+    for text in ("cloister field:Nw", "skip cloister"):
+        with pytest.raises(InvalidCommand) as refused:
+            game.parse(text)
+        assert "placed already" not in str(refused.value)
+
+
+def test_a_bad_place_after_the_colon_still_lists_the_legal_targets():
+    game = Game.new(["red", "black"], "classic", seed="42")
+    game.push(game.legal_moves()[0])
+    with pytest.raises(IllegalMove) as refused:
+        game.push(game.parse("city:Q")[0])
+    assert "at 'Q', which is no edge" in str(refused.value)
+    assert refused.value.legal and "road:N" in refused.value.legal
+
+
+def test_the_lock_timeout_and_tile_ids_are_said_in_the_librarys_words():
+    from meeple.events import locking, tileset
+
+    for module in (locking, tileset):
+        text = open(module.__file__, encoding="utf-8").read()
+        assert "--lock-timeout" not in text and "`meeple draw`" not in text
+
+
+def test_the_command_line_keeps_its_own_hints(tmp_path):
+    _, path = _played(tmp_path)
+    whole = path.read_bytes()
+    first, second = whole.split(b"\n")[:2]
+    torn = tmp_path / "t.jsonl"
+    torn.write_bytes(first + b"\n" + second + b"\n" + second[:20])
+    shown = run("show", torn, "--valid-prefix", "--compact")
+    assert "`meeple repair` cuts it off" in shown.stdout + shown.stderr
+    other = tmp_path / "x.jsonl"
+    other.write_text("x\n")
+    assert "`meeple new` starts one" in fail("check", other, code=3) or \
+        "`meeple new` starts one" in fail("status", other, code=3)
+    none = tmp_path / "n.jsonl"
+    run("new", none, "--players", "red,black", "--seed", "1", "--undo", "none")
+    assert "undo off (--undo none) (UN-1)" in fail("undo", none)

@@ -38,11 +38,12 @@ def test_what_is_no_target_is_refused_with_the_editions_syntax(text):
 
 
 @pytest.mark.parametrize("text", ["city:Q", "road:North", "field:nx", "field:NN"])
-def test_what_follows_the_colon_must_be_an_edge_a_half_or_inner(text):
-    with pytest.raises(InvalidCommand, match="is no edge \\(N E S W\\), edge half"):
-        Target.parse(text, EDITIONS["classic"])
+def test_what_follows_the_colon_if_no_edge_half_or_inner_is_said_so(text):
+    words = Target.parse(text, EDITIONS["classic"]).edge_words()
+    assert "which is no edge (N E S W), edge half" in words
 
 
 def test_a_field_touching_no_edge_is_said_so():
     assert Target.parse("FIELD:Inner", EDITIONS["classic"]).edge_words() == " touching no edge"
     assert Target.parse("field:nW", EDITIONS["classic"]).edge_words() == " at edge half Nw"
+    assert Target.parse("city:n", EDITIONS["classic"]).edge_words() == " on its N edge"

@@ -68,7 +68,7 @@ def test_read_gives_up_after_the_timeout_and_says_it_is_waiting_once(tmp_path):
     assert 0.8 <= waited < 1.5
     assert exc.value.kind == "locked" and exc.value.kind in logfile.REFUSALS
     assert exc.value.message == ("another process has held the lock for 0.8 s; try again when it "
-                                 "is done (or raise --lock-timeout)")
+                                 "is done (or wait longer for locks)")
     assert told == [f"waiting for {path}: another meeple process holds its lock (giving up after "
                     "0.8 s)"]
     assert len(logfile.read(path).events) == 2
