@@ -30,6 +30,11 @@ class NotInSchema(ValueError):
 _FIGURED = ("meeple_placed", "meeple_returned")
 #: schema 1's only figures
 _V1_FIGURES = ("small", "large")
+#: fields with a default that schema 1 gained after its first meeples (with the classic
+#: edition), which those refuse as unknown: written in schema 1 only where not the default,
+#: so that every meeple that writes schema 1 reads the lines continuing its game
+_V1_LATER = {"points_scored": ("cities", 0), "game_ended": ("seed", None),
+             "game_started": ("seed_sha256", None)}
 
 
 def _v1_to_v2(raw: dict) -> dict:
@@ -139,9 +144,15 @@ def encode_as(event: Event, version: int = SCHEMA_VERSION) -> bytes:
 
     :raises NotInSchema: for an event that schema cannot express.
     """
-    if version == SCHEMA_VERSION or event.__struct_config__.tag not in _FIGURED:
+    tag = event.__struct_config__.tag
+    if version == SCHEMA_VERSION or tag not in _FIGURED and tag not in _V1_LATER:
         return encode(event)
     raw = msgspec.to_builtins(event)
+    if version == 1 and tag in _V1_LATER:
+        field, default = _V1_LATER[tag]
+        if raw.get(field, default) == default:
+            del raw[field]
+        return msgspec.json.encode(raw)
     for step in range(SCHEMA_VERSION, version, -1):
         raw = DOWNCASTERS[step](raw)
     return msgspec.json.encode(raw)

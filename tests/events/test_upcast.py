@@ -224,3 +224,32 @@ def test_an_empty_or_malformed_figure_name_is_a_usage_error(tmp_path):
         result = run("deploy", game, "route:E", "--figure", name, code=2)
         assert "--figure takes the name of a figure" in result.stderr
     assert game.read_bytes() == before
+
+
+#: the Star Wars fixtures, recorded before schema 1 gained ``cities`` and a revealed ``seed``
+EARLY = [p for p in FIXTURES if p.read_bytes().startswith(b'{"type":"game_started"')
+         and json.loads(p.read_bytes().split(b"\n", 1)[0])["edition"] == "star-wars"]
+
+
+@pytest.mark.parametrize("path", EARLY, ids=lambda p: p.stem)
+def test_each_line_of_an_early_schema_1_game_is_written_again_byte_for_byte(path):
+    log = logfile.read(path)
+    lines = path.read_bytes().rstrip(b"\n").split(b"\n")
+    assert [upcast.encode_as(event, 1) for event in log.events] == lines
+
+
+def test_an_early_game_continued_holds_only_fields_its_own_lines_hold(tmp_path):
+    source = FIXTURES[0].parent / "random_2p_seed_0.jsonl"
+    lines = source.read_bytes().split(b"\n")
+    game = tmp_path / "g.jsonl"
+    game.write_bytes(b"\n".join(lines[:40]) + b"\n")
+    run("autoplay", game, "--to-end")
+    fields: dict[str, set[str]] = {}
+    for line in lines[:-1]:
+        event = json.loads(line)
+        fields.setdefault(event["type"], set()).update(event)
+    written = [json.loads(line) for line in game.read_bytes().split(b"\n")[40:-1]]
+    assert written and written[-1]["type"] == "game_ended"
+    assert {(e["type"], key) for e in written for key in e
+            if key not in fields.get(e["type"], set())} == set()
+    assert run_json("check", game)["ok"]
