@@ -41,6 +41,7 @@ from meeple.engine.entered import (
 from meeple.engine.errors import IllegalMove, InvalidCommand
 from meeple.engine.flow import awaiting, awaiting_seed
 from meeple.engine.geometry import AROUND, ROTATIONS
+from meeple.engine.history import REDO_RULE, UNDO_RULE
 from meeple.engine.joint import RULE
 from meeple.engine.state import GameState
 from meeple.engine.targets import Target
@@ -59,7 +60,6 @@ from meeple.events.model import (
 
 _WAITING = {
     "place": "place the drawn tile",
-    "meeple": "place a meeple or skip",
     "draw": "enter the drawn tile",
     "dice": "enter the dice of the battle round",
     "over": "nothing: the game is over",
@@ -130,6 +130,13 @@ def _require_entered(state: GameState, needs: str) -> None:
     _require(state, needs)
 
 
+def _waiting_words(state: GameState, waiting: str) -> str:
+    """What the game waits for, in the game's edition's words."""
+    if waiting == "meeple":
+        return f"place {a_figure(state.edition)} or skip"
+    return _WAITING[waiting]
+
+
 def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
     if waiting is None:
         raise IllegalMove("the rules still have consequences to write before anyone acts",
@@ -149,8 +156,7 @@ def _wrong_phase(state: GameState, waiting: str | None, needs: str) -> None:
         raise IllegalMove("not now: the game is over; nothing more can be played",
                           rule=state.rule(_RULE_OF[waiting]), legal=_WAITING[waiting])
     raise IllegalMove(
-        f"not now: the game waits for {state.player} to "
-        f"{_WAITING[waiting].replace('a meeple', a_figure(state.edition))}",
+        f"not now: the game waits for {state.player} to {_waiting_words(state, waiting)}",
         rule=state.rule(_RULE_OF[waiting]),
     )
 
@@ -425,10 +431,6 @@ def undoable(state: GameState) -> int:
             break
     return count
 
-
-#: meeple's undo policy and redo (``meeple rules UN-1``, ``UN-2``): rules of meeple's, not of an edition
-UNDO_RULE = "UN-1"
-REDO_RULE = "UN-2"
 
 def _undo(state: GameState, command: Undo) -> Event:
     policy = state.setup.options.undo

@@ -17,6 +17,11 @@ from meeple.events.model import Event
 if TYPE_CHECKING:
     from meeple.engine.state import GameState
 
+#: the undo policy and redo, rules of meeple's own (``meeple rules UN-1``, ``UN-2``), not an
+#: edition's
+UNDO_RULE = "UN-1"
+REDO_RULE = "UN-2"
+
 
 class KeptStates:
     """States at step boundaries, kept when an undo rebuilds one, so undoing to the same

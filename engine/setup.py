@@ -15,7 +15,7 @@ from meeple.engine.compiled import compile_tileset
 from meeple.engine.edition import Edition
 from meeple.engine.editions import edition_named
 from meeple.engine.errors import InvalidCommand
-from meeple.engine.history import Step
+from meeple.engine.history import UNDO_RULE, Step
 from meeple.engine.joint import RULE, RULE_TAKEOVER, Joint
 from meeple.engine.state import GameState
 from meeple.engine.tiles import TileSet
@@ -72,7 +72,7 @@ def new_game(
         raise InvalidCommand("a sealed game is a digital game with a seed",
                              rule=edition.rule("chance"))
     if undo not in ("turn", "any", "none"):
-        raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule="UN-1")
+        raise InvalidCommand(f"undo must be turn, any or none, not {undo!r}", rule=UNDO_RULE)
     for colour in bots or {}:
         if colour not in colours:
             raise InvalidCommand(f"a bot seat for {colour}, who does not play", rule=rule,

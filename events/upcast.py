@@ -58,10 +58,15 @@ def _v1_to_v2(raw: dict) -> dict:
 
 
 def _v2_to_v1(raw: dict) -> dict:
-    """Schema 2 to 1, for writing: the inverse of ``_v1_to_v2``.
+    """Schema 2 to 1, for writing: the inverse of ``_v1_to_v2``, and the fields schema 1
+    gained later left out where they hold their default (``_V1_LATER``).
 
     :raises NotInSchema: for a figure other than small and large.
     """
+    later = _V1_LATER.get(raw.get("type", ""))
+    if later is not None:
+        field, default = later
+        return {k: v for k, v in raw.items() if k != field or v != default}
     if raw.get("type") not in _FIGURED:
         return raw
     figure = raw["figure"]
@@ -76,6 +81,8 @@ UPCASTERS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
 #: version n -> the event types its upcaster may change; a line of any other type reads
 #: the same in version n + 1
 CHANGED: dict[int, frozenset[str]] = {1: frozenset(_FIGURED)}
+#: the event types a downcaster may write otherwise than today's schema does
+DOWNCAST = frozenset((*_FIGURED, *_V1_LATER))
 #: version n + 1 -> function turning a raw line of version n + 1 into version n (for writing)
 DOWNCASTERS: dict[int, Callable[[dict], dict]] = {2: _v2_to_v1}
 
@@ -144,15 +151,9 @@ def encode_as(event: Event, version: int = SCHEMA_VERSION) -> bytes:
 
     :raises NotInSchema: for an event that schema cannot express.
     """
-    tag = event.__struct_config__.tag
-    if version == SCHEMA_VERSION or tag not in _FIGURED and tag not in _V1_LATER:
+    if version == SCHEMA_VERSION or event.__struct_config__.tag not in DOWNCAST:
         return encode(event)
     raw = msgspec.to_builtins(event)
-    if version == 1 and tag in _V1_LATER:
-        field, default = _V1_LATER[tag]
-        if raw.get(field, default) == default:
-            del raw[field]
-        return msgspec.json.encode(raw)
     for step in range(SCHEMA_VERSION, version, -1):
         raw = DOWNCASTERS[step](raw)
     return msgspec.json.encode(raw)
